@@ -1,0 +1,1 @@
+//! Calibration: board capture -> profile (homography, pose, ocean, counter, empty reference).

@@ -1,0 +1,1 @@
+//! Frame sources: live camera (nokhwa), video file, image folder, the synthetic demo.

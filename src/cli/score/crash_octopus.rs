@@ -1,0 +1,11 @@
+//! `octoref score crash_octopus`.
+
+use crate::cli::{CliError, CliResult};
+use std::path::Path;
+
+pub fn run(file: &Path, json: bool) -> CliResult {
+    let _ = (file, json);
+    Err(CliError::failed(anyhow::anyhow!(
+        "score crash_octopus: not built yet"
+    )))
+}

@@ -1,0 +1,99 @@
+//! The Octo-Counter's bead sequence, from the start (blue end) to the finish.
+//!
+//! Written as a string of `B` (blue) and `K` (black), e.g. the default `BBBKBBBKBBKBBKKK`
+//! (`assets/crash_octopus.toml`). The crab starts before the first bead.
+
+use serde::{Deserialize, Serialize};
+
+/// One bead of the Octo-Counter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Bead {
+    #[serde(rename = "B")]
+    Blue,
+    #[serde(rename = "K")]
+    Black,
+}
+
+impl Bead {
+    pub fn letter(self) -> char {
+        match self {
+            Bead::Blue => 'B',
+            Bead::Black => 'K',
+        }
+    }
+}
+
+/// The beads in order from start to finish. Serialises as the `"BBBK..."` string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct BeadSequence(pub Vec<Bead>);
+
+impl BeadSequence {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn get(&self, i: usize) -> Option<Bead> {
+        self.0.get(i).copied()
+    }
+}
+
+impl std::fmt::Display for BeadSequence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for b in &self.0 {
+            write!(f, "{}", b.letter())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for BeadSequence {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let beads = s
+            .chars()
+            .enumerate()
+            .map(|(i, c)| match c {
+                'B' | 'b' => Ok(Bead::Blue),
+                'K' | 'k' => Ok(Bead::Black),
+                other => Err(format!(
+                    "bead {} is {other:?}; expected B (blue) or K (black), e.g. \"BBBKBBBKBBKBBKKK\"",
+                    i + 1
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if beads.is_empty() {
+            return Err("the bead sequence is empty; expected B/K letters, e.g. \"BBBKBBBKBBKBBKKK\"".into());
+        }
+        Ok(BeadSequence(beads))
+    }
+}
+
+impl TryFrom<String> for BeadSequence {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        s.parse()
+    }
+}
+
+impl From<BeadSequence> for String {
+    fn from(b: BeadSequence) -> Self {
+        b.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_the_default_sequence() {
+        let s: BeadSequence = "BBBKBBBKBBKBBKKK".parse().unwrap();
+        assert_eq!(s.len(), 16);
+        assert_eq!(s.get(3), Some(Bead::Black));
+        assert_eq!(s.to_string(), "BBBKBBBKBBKBBKKK");
+        assert!("BBX".parse::<BeadSequence>().unwrap_err().contains("bead 3"));
+    }
+}

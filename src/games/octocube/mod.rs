@@ -1,0 +1,1 @@
+//! Octocube: set-ups, cubes, actions and scoring (basic, kids and advanced versions).

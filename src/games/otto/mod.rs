@@ -1,0 +1,1 @@
+//! Otto the Octopus: the board, tiles, placement legality, scoring and turns.

@@ -1,0 +1,1 @@
+//! The synthetic table: renders Crash Octopus scenes with exact ground truth from a seed.

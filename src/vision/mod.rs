@@ -1,0 +1,1 @@
+//! Vision: frame + profile -> every piece on the table in millimetres.
