@@ -270,7 +270,10 @@ mod game_tests {
         let mut g = new_game(&[Orange, Green, Blue], modules(false, false, false), "BKBBB");
         play(&mut g, &[flick(Orange, Gold)]);
         let lines = g.apply(&flick(Green, Gem)).unwrap();
-        assert!(lines.iter().any(|l| l.contains("(black): octopus attack!")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("(black): octopus attack!")),
+            "{lines:?}"
+        );
         assert!(lines.iter().any(|l| l == "Drop order: blue, orange, green."));
         let Next::Drop { player, attack } = g.next() else {
             panic!("expected a drop")
@@ -316,7 +319,12 @@ mod game_tests {
         );
         play(
             &mut g,
-            &[flick(Orange, Gold), flick(Green, Gold), flick(Blue, Gold), flick(Purple, Gold)],
+            &[
+                flick(Orange, Gold),
+                flick(Green, Gold),
+                flick(Blue, Gold),
+                flick(Purple, Gold),
+            ],
         );
         assert_eq!(g.attack().unwrap().order, vec![Orange, Green, Blue, Purple]);
         play(&mut g, &[drop_(Orange), drop_(Green), drop_(Blue), drop_(Purple)]);
@@ -343,7 +351,10 @@ mod game_tests {
     #[test]
     fn a_drop_that_hits_a_ship_topples_its_treasures_into_the_ocean() {
         let mut g = new_game(&[Orange, Green, Blue], modules(false, false, false), "BBKBB");
-        play(&mut g, &[flick(Orange, Gold), flick(Green, Gem), flick(Blue, Gold)]);
+        play(
+            &mut g,
+            &[flick(Orange, Gold), flick(Green, Gem), flick(Blue, Gold)],
+        );
         // blue triggered: orange, green, blue.
         let e = refused(&mut g, hit(Orange, Green, &[Gold]));
         assert_eq!(
@@ -351,7 +362,13 @@ mod game_tests {
             "`toppled`: the gold is not loaded on green's ship; expected some of what it holds: gem"
         );
         let e = refused(&mut g, hit(Orange, Purple, &[]));
-        assert!(matches!(e, RuleError::UnknownPlayer { field: "hit_ship", .. }));
+        assert!(matches!(
+            e,
+            RuleError::UnknownPlayer {
+                field: "hit_ship",
+                ..
+            }
+        ));
         let e = refused(&mut g, {
             let mut d = drop_(Orange);
             if let super::super::event::Event::Drop(x) = &mut d {
@@ -361,7 +378,10 @@ mod game_tests {
         });
         assert!(matches!(e, RuleError::ToppledWithoutHit { .. }));
         let lines = g.apply(&hit(Orange, Green, &[Gem])).unwrap();
-        assert!(lines[0].contains("hits green's ship: gem fall into the ocean"), "{lines:?}");
+        assert!(
+            lines[0].contains("hits green's ship: gem fall into the ocean"),
+            "{lines:?}"
+        );
         assert!(loaded(&g, Green).is_empty());
         assert_eq!(g.ocean().count(Gem), 4);
         // Hitting one's own ship is a successful attack too, and topples.
@@ -380,7 +400,10 @@ mod game_tests {
         let l = g.apply(&drop_top(Green, DieTop::Black, None)).unwrap();
         assert!(l[0].contains("black on top: move a tentacle"), "{l:?}");
         let l = g.apply(&drop_top(Orange, DieTop::Red, None)).unwrap();
-        assert!(l[0].contains("red on top: move the octopus head next to the die"), "{l:?}");
+        assert!(
+            l[0].contains("red on top: move the octopus head next to the die"),
+            "{l:?}"
+        );
         let e = refused(&mut g, drop_top(Green, DieTop::Red, Some(Head::Little)));
         assert_eq!(
             e,

@@ -27,10 +27,7 @@ use std::cmp::Ordering;
 #[serde(tag = "reason", rename_all = "snake_case")]
 pub enum EndReason {
     /// At the end of a turn these players held every type in play.
-    AllTypes {
-        winners: Vec<PlayerColor>,
-        types: usize,
-    },
+    AllTypes { winners: Vec<PlayerColor>, types: usize },
     /// The counter reached its end and the final attack was played.
     CounterEnd,
 }
@@ -131,9 +128,7 @@ pub fn rank(contenders: &[Contender], hierarchy: &Hierarchy) -> Ranking {
     let mut entries: Vec<RankEntry> = Vec::with_capacity(sorted.len());
     for (i, c) in sorted.iter().enumerate() {
         let rank = match (i, entries.last()) {
-            (1.., Some(prev))
-                if compare(&sorted[i - 1].loaded, &c.loaded, hierarchy) == Ordering::Equal =>
-            {
+            (1.., Some(prev)) if compare(&sorted[i - 1].loaded, &c.loaded, hierarchy) == Ordering::Equal => {
                 prev.rank
             }
             _ => i as u32 + 1,
@@ -172,10 +167,7 @@ pub fn rank(contenders: &[Contender], hierarchy: &Hierarchy) -> Ranking {
     match winners.as_slice() {
         [] => {}
         [one] => explanation.push(format!("{one} wins.")),
-        many => explanation.push(format!(
-            "{} share the win.",
-            super::treasure::join_words(many)
-        )),
+        many => explanation.push(format!("{} share the win.", super::treasure::join_words(many))),
     }
     Ranking {
         hierarchy: hierarchy.clone(),
@@ -210,10 +202,7 @@ fn tie_break(a: &Contender, b: &Contender, entries: &[RankEntry], h: &Hierarchy)
                 } else {
                     format!(" and both have the {}", list_types(&shared))
                 };
-                return format!(
-                    "{both}{also}; {} has the {t}, {} does not.",
-                    a.name, b.name
-                );
+                return format!("{both}{also}; {} has the {t}, {} does not.", a.name, b.name);
             }
             _ => {}
         }
@@ -263,11 +252,7 @@ impl Game {
         }
         self.active = (self.active + 1) % self.ships.len().max(1);
         self.turn += 1;
-        out.push(format!(
-            "Turn {}: {}'s turn.",
-            self.turn,
-            self.active_player()
-        ));
+        out.push(format!("Turn {}: {}'s turn.", self.turn, self.active_player()));
     }
 
     fn finish(&mut self, reason: EndReason, out: &mut Vec<String>) {
@@ -314,10 +299,7 @@ mod tests {
 
     #[test]
     fn more_types_rank_first() {
-        let r = rank(
-            &[c("green", &[Chest]), c("orange", &[Gem, Chest, Gold])],
-            &five(),
-        );
+        let r = rank(&[c("green", &[Chest]), c("orange", &[Gem, Chest, Gold])], &five());
         assert_eq!(order(&r), vec![("orange", 1), ("green", 2)]);
         assert_eq!(r.entries[0].types, 3);
         assert_eq!(r.entries[0].loaded, vec![Gold, Gem, Chest]);
@@ -338,17 +320,14 @@ mod tests {
             ],
             &five(),
         );
-        assert_eq!(
-            order(&r),
-            vec![("d", 1), ("c", 2), ("e", 3), ("b", 4), ("a", 5)]
+        assert_eq!(order(&r), vec![("d", 1), ("c", 2), ("e", 3), ("b", 4), ("a", 5)]);
+        assert!(
+            r.explanation
+                .contains(&"d and c both have 2 types; d has the captain, c does not.".to_string())
         );
-        assert!(r.explanation.contains(
-            &"d and c both have 2 types; d has the captain, c does not.".to_string()
-        ));
         // e = gold + gem beats b = gold + chest on the gem, after both have the gold.
         assert!(r.explanation.contains(
-            &"e and b both have 2 types and both have the gold; e has the gem, b does not."
-                .to_string()
+            &"e and b both have 2 types and both have the gold; e has the gem, b does not.".to_string()
         ));
     }
 
@@ -394,15 +373,151 @@ mod tests {
             vec![("orange", 1), ("blue", 1), ("green", 3), ("purple", 4)]
         );
         assert!(r.entries[0].winner && r.entries[1].winner && !r.entries[2].winner);
-        assert!(r.explanation.contains(
-            &"orange and blue both have 2 types, the same ones: they share rank 1.".to_string()
-        ));
+        assert!(
+            r.explanation.contains(
+                &"orange and blue both have 2 types, the same ones: they share rank 1.".to_string()
+            )
+        );
         assert_eq!(r.explanation.last().unwrap(), "orange and blue share the win.");
         assert_eq!(r.winners(), vec!["orange", "blue"]);
         let r = rank(&[c("a", &[]), c("b", &[])], &five());
         assert_eq!(order(&r), vec![("a", 1), ("b", 1)]);
-        assert!(r
-            .explanation
-            .contains(&"a and b both have no treasure: they share rank 1.".to_string()));
+        assert!(
+            r.explanation
+                .contains(&"a and b both have no treasure: they share rank 1.".to_string())
+        );
+    }
+}
+
+#[cfg(test)]
+mod game_tests {
+    use super::super::error::RuleError;
+    use super::super::game::{Game, Next};
+    use super::super::testkit::*;
+    use super::*;
+    use PlayerColor::*;
+    use TreasureType::*;
+
+    const FIVE: [TreasureType; 5] = [Captain, Goblet, Gold, Gem, Chest];
+
+    /// Orange loads the five types in order while green misses; stops after orange's fifth load.
+    fn orange_loads_five(beads: &str) -> Game {
+        let mut g = new_game(&[Orange, Green], modules(false, false, false), beads);
+        for (i, t) in FIVE.into_iter().enumerate() {
+            play(&mut g, &[flick(Orange, t)]);
+            if i < 4 {
+                play(&mut g, &[miss(Green)]);
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn all_types_at_the_end_of_a_turn_on_a_blue_bead_win_at_once() {
+        let g = orange_loads_five("BBBBBBBBBBBBBBBB");
+        let end = g.ending().unwrap();
+        assert_eq!(
+            end.reason,
+            EndReason::AllTypes {
+                winners: vec![Orange],
+                types: 5
+            }
+        );
+        assert_eq!(g.next(), Next::Over);
+        assert_eq!(end.ranking.entries[0].name, "orange");
+        assert!(end.ranking.entries[0].winner && !end.ranking.entries[1].winner);
+        assert!(
+            g.log()
+                .iter()
+                .any(|l| l == "Game over: orange has loaded all 5 treasure types.")
+        );
+    }
+
+    #[test]
+    fn rulebook_fifth_type_on_a_black_bead_attack_first_then_the_win_stands() {
+        let mut g = orange_loads_five("BBBBKBBBBBB");
+        // The attack comes first: no winner yet.
+        assert!(!g.is_over());
+        assert_eq!(g.attack().unwrap().order, vec![Green, Orange, Green, Orange]);
+        play(&mut g, &[drop_(Green), drop_(Orange), drop_(Green)]);
+        assert!(!g.is_over());
+        play(&mut g, &[drop_(Orange)]);
+        assert!(matches!(
+            g.ending().unwrap().reason,
+            EndReason::AllTypes { ref winners, .. } if winners == &vec![Orange]
+        ));
+    }
+
+    #[test]
+    fn rulebook_fifth_type_toppled_in_that_attack_the_game_goes_on() {
+        let mut g = orange_loads_five("BBBBKBBBBBB");
+        play(
+            &mut g,
+            &[
+                drop_(Green),
+                drop_(Orange),
+                hit(Green, Orange, &[Gold]),
+                drop_(Orange),
+            ],
+        );
+        assert!(!g.is_over());
+        assert_eq!(g.next(), Next::Turn { player: Green });
+        assert_eq!(loaded(&g, Orange), vec![Captain, Goblet, Gem, Chest]);
+    }
+
+    #[test]
+    fn the_counters_end_plays_one_final_attack_even_after_a_blue_bead() {
+        let mut g = new_game(&[Orange, Green], modules(false, false, false), "BB");
+        play(&mut g, &[flick(Orange, Gold)]);
+        let lines = g.apply(&flick(Green, Gem)).unwrap();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("reached its end: the final octopus attack"))
+        );
+        let a = g.attack().unwrap();
+        assert_eq!((a.kind, a.trigger), (AttackKind::Final, Green));
+        assert_eq!(a.order, vec![Orange, Green, Orange, Green]);
+        play(
+            &mut g,
+            &[drop_(Orange), drop_(Green), drop_(Orange), drop_(Green)],
+        );
+        let end = g.ending().unwrap();
+        assert_eq!(end.reason, EndReason::CounterEnd);
+        // Ranking: 1 type each; gold beats gem in the hierarchy.
+        assert_eq!(end.ranking.winners(), vec!["orange"]);
+        assert!(end.ranking.explanation.contains(
+            &"orange and green both have 1 type; orange has the gold, green does not.".to_string()
+        ));
+        let e = refused(&mut g, flick(Green, Chest));
+        assert!(matches!(e, RuleError::GameOver { .. }));
+        assert!(e.to_string().contains("the Octo-Counter has reached its end"));
+    }
+
+    #[test]
+    fn a_black_last_bead_is_the_final_attack_and_there_is_no_second_one() {
+        let mut g = new_game(&[Orange, Green, Blue], modules(false, false, false), "BK");
+        play(&mut g, &[flick(Orange, Gold), flick(Green, Gem)]);
+        assert_eq!(g.attack().unwrap().kind, AttackKind::Final);
+        play(&mut g, &[hit(Blue, Orange, &[Gold]), drop_(Orange), drop_(Green)]);
+        let end = g.ending().unwrap();
+        assert_eq!(end.reason, EndReason::CounterEnd);
+        // The final attack counts: orange lost its gold.
+        assert_eq!(end.ranking.winners(), vec!["green"]);
+        assert_eq!(
+            end.ranking
+                .entries
+                .iter()
+                .map(|e| (e.name.as_str(), e.rank))
+                .collect::<Vec<_>>(),
+            vec![("green", 1), ("orange", 2), ("blue", 2)]
+        );
+    }
+
+    #[test]
+    fn holding_every_type_beats_the_counters_end() {
+        let g = orange_loads_five("BBBBB");
+        assert!(g.attack().is_none());
+        assert!(matches!(g.ending().unwrap().reason, EndReason::AllTypes { .. }));
     }
 }

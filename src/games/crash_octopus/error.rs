@@ -25,9 +25,7 @@ pub enum RuleError {
         action: &'static str,
     },
 
-    #[error(
-        "an octopus attack is under way; expected a drop by {expected}, got a {got_kind} by {got}"
-    )]
+    #[error("an octopus attack is under way; expected a drop by {expected}, got a {got_kind} by {got}")]
     AttackUnderWay {
         expected: PlayerColor,
         got: PlayerColor,
@@ -41,17 +39,13 @@ pub enum RuleError {
         order: String,
     },
 
-    #[error(
-        "no octopus attack is under way, so nobody drops the ink die; expected a {action} by {expected}"
-    )]
+    #[error("no octopus attack is under way, so nobody drops the ink die; expected a {action} by {expected}")]
     DropWithoutAttack {
         expected: PlayerColor,
         action: &'static str,
     },
 
-    #[error(
-        "the Pink Pirate's only action is the Octo-Canon; expected a canon by pink, got a {got_kind}"
-    )]
+    #[error("the Pink Pirate's only action is the Octo-Canon; expected a canon by pink, got a {got_kind}")]
     PirateUsesCanon { got_kind: &'static str },
 
     #[error("only the Pink Pirate flicks the Octo-Canon; expected a flick or navigate by {player}")]
@@ -107,13 +101,8 @@ pub enum RuleError {
     #[error("`stolen`: only the Pink Pirate steals, {player} cannot; expected no `stolen`")]
     StealByNonPirate { player: PlayerColor },
 
-    #[error(
-        "`stolen`: the {treasure} did not topple in this drop; expected some of `toppled`: {toppled}"
-    )]
-    StolenNotToppled {
-        treasure: TreasureType,
-        toppled: String,
-    },
+    #[error("`stolen`: the {treasure} did not topple in this drop; expected some of `toppled`: {toppled}")]
+    StolenNotToppled { treasure: TreasureType, toppled: String },
 
     #[error(
         "`stolen`: the Pirate already has the {treasure}, so it stays in the ocean; expected types the Pirate does not hold"

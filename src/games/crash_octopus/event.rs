@@ -221,16 +221,21 @@ mod tests {
         );
         let e = parse(r#"{"flick": {"player": "green", "loaded": null}}"#).unwrap();
         assert!(matches!(e, Event::Flick(Flick { loaded: None, .. })));
-        let e = parse(
-            r#"{"canon": {"player": "pink", "touched_head": true, "island": false, "failed": false}}"#,
-        )
-        .unwrap();
+        let e =
+            parse(r#"{"canon": {"player": "pink", "touched_head": true, "island": false, "failed": false}}"#)
+                .unwrap();
         assert!(matches!(
             e,
-            Event::Canon(Canon { touched_head: true, island: None, .. })
+            Event::Canon(Canon {
+                touched_head: true,
+                island: None,
+                ..
+            })
         ));
-        let e = parse(r#"{"drop": {"player": "green", "hit_ship": "orange", "toppled": ["gold"], "stolen": ["gold"]}}"#)
-            .unwrap();
+        let e = parse(
+            r#"{"drop": {"player": "green", "hit_ship": "orange", "toppled": ["gold"], "stolen": ["gold"]}}"#,
+        )
+        .unwrap();
         assert_eq!(e.kind(), "drop");
         assert_eq!(e.player(), PlayerColor::Green);
     }
@@ -240,7 +245,10 @@ mod tests {
         let e = parse(r#"{"navigate": {"player": "orange", "island": "gold"}}"#).unwrap();
         assert!(matches!(
             e,
-            Event::Navigate(Navigate { island: Some(TreasureType::Gold), .. })
+            Event::Navigate(Navigate {
+                island: Some(TreasureType::Gold),
+                ..
+            })
         ));
         let e = parse(r#"{"navigate": {"player": "orange", "island": null}}"#).unwrap();
         assert!(matches!(e, Event::Navigate(Navigate { island: None, .. })));

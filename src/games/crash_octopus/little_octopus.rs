@@ -49,3 +49,108 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::event::{Canon, DieTop};
+    use super::super::game::Next;
+    use super::super::testkit::*;
+    use super::*;
+    use crate::games::crash_octopus::{PlayerColor::*, TreasureType::Gold};
+
+    #[test]
+    fn red_moves_the_head_the_die_was_dropped_on() {
+        let mut g = new_game(&[Orange, Green], modules(false, true, false), "KBBBB");
+        play(&mut g, &[flick(Orange, Gold)]);
+        let l = g
+            .apply(&drop_top(Green, DieTop::Red, Some(Head::Little)))
+            .unwrap();
+        assert!(
+            l[0].contains("red on top: move Little Octopus's head next to the die"),
+            "{l:?}"
+        );
+        let l = g.apply(&drop_top(Orange, DieTop::Red, None)).unwrap();
+        assert!(
+            l[0].contains("move the giant octopus's head next to the die"),
+            "{l:?}"
+        );
+    }
+
+    #[test]
+    fn with_the_pirate_red_moves_either_head() {
+        let mut g = new_game(&[Orange, Green, Pink], modules(true, true, false), "KBBBB");
+        play(&mut g, &[flick(Orange, Gold)]);
+        let l = g.apply(&drop_top(Green, DieTop::Red, Some(Head::Giant))).unwrap();
+        assert!(l[0].contains("move either octopus head"), "{l:?}");
+    }
+
+    #[test]
+    fn the_pirates_solo_attack_drops_only_on_the_head_its_canon_touched() {
+        let mut g = new_game(&[Orange, Green, Pink], modules(true, true, false), "BBBBB");
+        play(&mut g, &[miss(Orange), miss(Green)]);
+        let e = refused(
+            &mut g,
+            canon_full(Canon {
+                head: Some(Head::Little),
+                ..canon_struct()
+            }),
+        );
+        assert_eq!(e, RuleError::HeadWithoutTouch);
+        play(
+            &mut g,
+            &[canon_full(Canon {
+                touched_head: true,
+                head: Some(Head::Little),
+                ..canon_struct()
+            })],
+        );
+        assert_eq!(g.attack().unwrap().solo_head, Some(Head::Little));
+        let e = refused(&mut g, drop_(Pink));
+        assert_eq!(
+            e,
+            RuleError::WrongHead {
+                touched: Head::Little,
+                got: Head::Giant
+            }
+        );
+        assert!(
+            e.to_string()
+                .contains("only on the head its canon touched (Little Octopus's head)")
+        );
+        play(&mut g, &[drop_top(Pink, DieTop::Black, Some(Head::Little))]);
+        assert_eq!(g.next(), Next::Turn { player: Orange });
+    }
+
+    #[test]
+    fn without_the_module_only_the_giant_head_exists() {
+        let mut g = new_game(&[Orange, Green, Pink], modules(true, false, false), "BBBBB");
+        play(&mut g, &[miss(Orange), miss(Green)]);
+        let e = refused(
+            &mut g,
+            canon_full(Canon {
+                touched_head: true,
+                head: Some(Head::Little),
+                ..canon_struct()
+            }),
+        );
+        assert_eq!(
+            e,
+            RuleError::ModuleOff {
+                field: "head",
+                module: "little_octopus"
+            }
+        );
+        play(
+            &mut g,
+            &[
+                canon_full(Canon {
+                    touched_head: true,
+                    head: Some(Head::Giant),
+                    ..canon_struct()
+                }),
+                drop_top(Pink, DieTop::Red, Some(Head::Giant)),
+            ],
+        );
+        assert_eq!(g.next(), Next::Turn { player: Orange });
+    }
+}

@@ -15,12 +15,7 @@ impl Ocean {
     /// At set-up every treasure is dropped into the ocean.
     pub fn new(set: &TreasureSet) -> Self {
         Ocean {
-            pieces: set
-                .hierarchy
-                .types()
-                .iter()
-                .map(|&t| (t, set.per_type))
-                .collect(),
+            pieces: set.hierarchy.types().iter().map(|&t| (t, set.per_type)).collect(),
         }
     }
 

@@ -41,9 +41,7 @@ impl Game {
             self.end_turn(out);
             return Ok(());
         }
-        out.push(
-            "pink flicks the Octo-Canon and moves the pirate ship next to it.".to_string(),
-        );
+        out.push("pink flicks the Octo-Canon and moves the pirate ship next to it.".to_string());
         if let Some(t) = c.island {
             // The Pirate never moves the crab, whatever the island rule says for sailors.
             self.collect_from_island(p, t, c.closest_to_island, out);
@@ -103,10 +101,7 @@ impl Game {
             .copied()
             .collect();
         if !left.is_empty() {
-            out.push(format!(
-                "{} stay in the ocean.",
-                list_types(&self.sorted(&left))
-            ));
+            out.push(format!("{} stay in the ocean.", list_types(&self.sorted(&left))));
         }
     }
 
@@ -172,7 +167,10 @@ mod tests {
         assert_eq!(g.counter().crab(), 1);
         // The island's treasure: no step.
         let lines = g.apply(&island_canon(Captain)).unwrap();
-        assert!(lines.iter().any(|l| l.contains("the crab does not move")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("the crab does not move")),
+            "{lines:?}"
+        );
         assert_eq!(g.counter().crab(), 1);
         assert_eq!(loaded(&g, Pink), vec![Captain]);
         // A steal in its solo attack: no step either.
@@ -202,7 +200,14 @@ mod tests {
         let a = g.attack().unwrap();
         assert_eq!((a.kind, a.order.clone()), (AttackKind::Pirate, vec![Pink]));
         let e = refused(&mut g, drop_(Orange));
-        assert!(matches!(e, RuleError::ExpectedDrop { expected: Pink, got: Orange, .. }));
+        assert!(matches!(
+            e,
+            RuleError::ExpectedDrop {
+                expected: Pink,
+                got: Orange,
+                ..
+            }
+        ));
         let lines = g.apply(&steal(Orange, &[Gold], &[Gold])).unwrap();
         assert!(lines.iter().any(|l| l.contains("steals gold")), "{lines:?}");
         assert_eq!(loaded(&g, Pink), vec![Gold]);
@@ -269,12 +274,12 @@ mod tests {
         for t in [Captain, Goblet, Gem, Chest] {
             play(&mut g, &[miss(Orange), miss(Green), island_canon(t)]);
         }
-        play(&mut g, &[flick(Orange, Gold), miss(Green), canon(false), flick(Orange, Gem)]);
-        assert_eq!(g.attack().unwrap().order, vec![Green, Pink, Orange]);
         play(
             &mut g,
-            &[drop_(Green), steal(Orange, &[Gold, Gem], &[Gold])],
+            &[flick(Orange, Gold), miss(Green), canon(false), flick(Orange, Gem)],
         );
+        assert_eq!(g.attack().unwrap().order, vec![Green, Pink, Orange]);
+        play(&mut g, &[drop_(Green), steal(Orange, &[Gold, Gem], &[Gold])]);
         // The win is checked at the end of orange's turn, after the last drop.
         assert!(!g.is_over());
         play(&mut g, &[drop_(Orange)]);

@@ -220,7 +220,10 @@ mod tests {
     fn bad_data_is_reported_with_its_field() {
         let text = CRASH_OCTOPUS_TOML.replace("per_type = 3", "per_type = 0");
         let e = RulesData::from_toml_str(&text, "mine.toml").unwrap_err();
-        assert!(e.to_string().contains("mine.toml: treasure_set[0].per_type"), "{e}");
+        assert!(
+            e.to_string().contains("mine.toml: treasure_set[0].per_type"),
+            "{e}"
+        );
         let text = CRASH_OCTOPUS_TOML.replacen("\"gem\", \"chest\"]", "\"gem\", \"gem\"]", 1);
         let e = RulesData::from_toml_str(&text, "mine.toml").unwrap_err();
         assert!(e.to_string().contains("lists gem twice"), "{e}");

@@ -42,25 +42,23 @@ impl ScoreSheet {
         let err = |field: String, message: String| ScoreError { field, message };
         let n = self.players.len();
         let counts = data.player_counts();
-        let set = data
-            .treasure_set(n, self.types)
-            .ok_or_else(|| match self.types {
-                Some(t) if data.types(t).is_none() => err(
-                    "types".into(),
-                    format!(
-                        "{t} is not a number of treasure types; expected one of {}",
-                        join(&data.type_counts())
-                    ),
+        let set = data.treasure_set(n, self.types).ok_or_else(|| match self.types {
+            Some(t) if data.types(t).is_none() => err(
+                "types".into(),
+                format!(
+                    "{t} is not a number of treasure types; expected one of {}",
+                    join(&data.type_counts())
                 ),
-                _ => err(
-                    "players".into(),
-                    format!(
-                        "{n} players; expected {} to {} players",
-                        counts.first().copied().unwrap_or(0),
-                        counts.last().copied().unwrap_or(0)
-                    ),
+            ),
+            _ => err(
+                "players".into(),
+                format!(
+                    "{n} players; expected {} to {} players",
+                    counts.first().copied().unwrap_or(0),
+                    counts.last().copied().unwrap_or(0)
                 ),
-            })?;
+            ),
+        })?;
         let h = &set.hierarchy;
         for (i, p) in self.players.iter().enumerate() {
             if p.name.trim().is_empty() {
@@ -102,9 +100,7 @@ impl ScoreSheet {
                 if p.loaded[..k].contains(&t) {
                     return Err(err(
                         field,
-                        format!(
-                            "the {t} is loaded twice; a ship holds each type at most once (BAD No.2)"
-                        ),
+                        format!("the {t} is loaded twice; a ship holds each type at most once (BAD No.2)"),
                     ));
                 }
             }
@@ -189,7 +185,9 @@ mod tests {
             .rank(&data())
             .unwrap_err();
         assert_eq!(e.field, "players[1].name");
-        let e = sheet(r#"{"players": [{"name": "a"}]}"#).rank(&data()).unwrap_err();
+        let e = sheet(r#"{"players": [{"name": "a"}]}"#)
+            .rank(&data())
+            .unwrap_err();
         assert_eq!(e.field, "players");
         assert!(e.message.contains("expected 2 to 5"), "{e}");
         let e = sheet(r#"{"types": 7, "players": [{"name": "a"}, {"name": "b"}]}"#)

@@ -92,12 +92,12 @@ impl Setup {
             });
         }
         check_players(&players, modules)?;
-        let treasures =
-            data.treasure_set(players.len(), types)
-                .ok_or_else(|| SetupError::NoTreasureSet {
-                    players: players.len(),
-                    known: join_numbers(&data.player_counts()),
-                })?;
+        let treasures = data
+            .treasure_set(players.len(), types)
+            .ok_or_else(|| SetupError::NoTreasureSet {
+                players: players.len(),
+                known: join_numbers(&data.player_counts()),
+            })?;
         Ok(Setup {
             players,
             modules,

@@ -148,12 +148,7 @@ impl GameSummary {
                 })
                 .collect(),
         );
-        let ocean = OrderedMap(
-            h.types()
-                .iter()
-                .map(|&t| (t, game.ocean().count(t)))
-                .collect(),
-        );
+        let ocean = OrderedMap(h.types().iter().map(|&t| (t, game.ocean().count(t))).collect());
         let ending = game.ending();
         GameSummary {
             turn: game.turn(),
@@ -167,16 +162,15 @@ impl GameSummary {
             game_over: game.is_over(),
             end: ending.map(|e| e.reason.clone()),
             ranking: ending.map(|e| e.ranking.entries.clone()).unwrap_or_default(),
-            explanation: ending
-                .map(|e| e.ranking.explanation.clone())
-                .unwrap_or_default(),
+            explanation: ending.map(|e| e.ranking.explanation.clone()).unwrap_or_default(),
             log: game.log().to_vec(),
         }
     }
 
-    /// Where the game stands, in plain words: what comes next, the counter, the ships, and once the
-    /// game is over the ranking with its reasons.
-    pub fn status_lines(&self) -> Vec<String> {
+    /// Where the game stands, in plain words: what comes next, the counter, the ships, and (with
+    /// `with_ranking`, once the game is over) the ranking with its reasons, which the log also ends
+    /// with.
+    pub fn status_lines(&self, with_ranking: bool) -> Vec<String> {
         let mut lines = Vec::new();
         match (&self.next, &self.end) {
             (_, Some(end)) => lines.push(format!("The game is over: {end}.")),
@@ -202,9 +196,7 @@ impl GameSummary {
         }
         let next_bead = match self.next_bead {
             Some(Bead::Blue) => "the next load steps over a blue bead".to_string(),
-            Some(Bead::Black) => {
-                "the next load steps over a black bead: the octopus will attack".to_string()
-            }
+            Some(Bead::Black) => "the next load steps over a black bead: the octopus will attack".to_string(),
             None => "the counter has reached its end".to_string(),
         };
         lines.push(format!(
@@ -214,16 +206,13 @@ impl GameSummary {
             self.beads.len()
         ));
         for (p, s) in &self.players.0 {
-            lines.push(format!(
-                "{p}: {} loaded ({}).",
-                match s.types {
-                    1 => "1 type".to_string(),
-                    n => format!("{n} types"),
-                },
-                list_types(&s.loaded)
-            ));
+            lines.push(match s.types {
+                0 => format!("{p}: nothing loaded."),
+                1 => format!("{p}: 1 type loaded ({}).", list_types(&s.loaded)),
+                n => format!("{p}: {n} types loaded ({}).", list_types(&s.loaded)),
+            });
         }
-        if self.game_over {
+        if with_ranking && self.game_over {
             lines.extend(self.explanation.iter().cloned());
         }
         lines

@@ -147,6 +147,7 @@ pub fn play(g: &mut Game, events: &[Event]) {
 }
 
 /// Applies an event that must be refused, checks that the game did not change, returns the error.
+#[allow(clippy::needless_pass_by_value)] // tests read better with events built inline
 pub fn refused(g: &mut Game, e: Event) -> super::error::RuleError {
     let before = g.clone();
     let err = g.apply(&e).expect_err("the event should have been refused");

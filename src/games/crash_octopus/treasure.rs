@@ -141,7 +141,10 @@ mod tests {
         );
         assert_eq!(h.to_string(), "captain > goblet > gold > chest > bottle > rose");
         assert!(!h.contains(TreasureType::Gem));
-        assert_eq!(list_types(&[TreasureType::Gold, TreasureType::Gem]), "gold and gem");
+        assert_eq!(
+            list_types(&[TreasureType::Gold, TreasureType::Gem]),
+            "gold and gem"
+        );
         assert_eq!(list_types(&[]), "none");
     }
 }

@@ -132,7 +132,10 @@ mod tests {
         let mut g = new_game(&[Orange, Green], modules(false, false, false), BEADS);
         assert_eq!(g.next(), Next::Turn { player: Orange });
         let lines = g.apply(&flick(Orange, Gold)).unwrap();
-        assert!(lines.iter().any(|l| l.contains("bead 1 of 16 (blue)")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("bead 1 of 16 (blue)")),
+            "{lines:?}"
+        );
         assert_eq!(g.counter().crab(), 1);
         assert_eq!(loaded(&g, Orange), vec![Gold]);
         assert_eq!(g.ocean().count(Gold), 2);
@@ -237,7 +240,13 @@ mod tests {
             }
         );
         let e = refused(&mut g, flick_toppling(Orange, Some(Gem), &[Gold, Gold]));
-        assert!(matches!(e, RuleError::ListedTwice { field: "toppled", treasure: Gold }));
+        assert!(matches!(
+            e,
+            RuleError::ListedTwice {
+                field: "toppled",
+                treasure: Gold
+            }
+        ));
         let e = refused(&mut g, flick(Orange, Rose));
         assert!(e.to_string().contains("the rose is not in this game"), "{e}");
     }
@@ -264,7 +273,14 @@ mod tests {
             "no octopus attack is under way, so nobody drops the ink die; expected a flick or navigate by orange"
         );
         let e = refused(&mut g, flick(Blue, Gold));
-        assert!(matches!(e, RuleError::UnknownPlayer { player: Blue, field: "player", .. }));
+        assert!(matches!(
+            e,
+            RuleError::UnknownPlayer {
+                player: Blue,
+                field: "player",
+                ..
+            }
+        ));
         assert!(e.to_string().contains("expected one of orange, green"));
         let e = refused(&mut g, canon(true));
         assert!(matches!(e, RuleError::UnknownPlayer { player: Pink, .. }));
