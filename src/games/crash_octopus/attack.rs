@@ -15,7 +15,7 @@ use super::error::RuleError;
 use super::event::{DieTop, Head, InkDrop};
 use super::game::{Game, Phase};
 use super::player::PlayerColor;
-use super::treasure::{join_words, list_types};
+use super::treasure::{join_words, list_types, the_types, verb};
 use serde::{Deserialize, Serialize};
 
 /// Drops each player makes in a 2-player attack.
@@ -158,9 +158,16 @@ impl Game {
                 let fell = if d.toppled.is_empty() {
                     "nothing falls".to_string()
                 } else {
+                    let n = d.toppled.len();
+                    let stays = if d.stolen.is_empty() {
+                        format!(" and {} there", verb(n, "stays", "stay"))
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "{} fall into the ocean and stay there",
-                        list_types(&self.sorted(&d.toppled))
+                        "{} {} into the ocean{stays}",
+                        the_types(&self.sorted(&d.toppled)),
+                        verb(n, "falls", "fall"),
                     )
                 };
                 out.push(format!(
@@ -379,7 +386,7 @@ mod game_tests {
         assert!(matches!(e, RuleError::ToppledWithoutHit { .. }));
         let lines = g.apply(&hit(Orange, Green, &[Gem])).unwrap();
         assert!(
-            lines[0].contains("hits green's ship: gem fall into the ocean"),
+            lines[0].contains("hits green's ship: the gem falls into the ocean"),
             "{lines:?}"
         );
         assert!(loaded(&g, Green).is_empty());

@@ -17,7 +17,7 @@ use super::error::RuleError;
 use super::event::{Canon, Head, InkDrop};
 use super::game::Game;
 use super::player::PlayerColor;
-use super::treasure::list_types;
+use super::treasure::{list_types, the_types, verb};
 
 impl Game {
     pub(super) fn canon(&mut self, c: &Canon, out: &mut Vec<String>) -> Result<(), RuleError> {
@@ -91,8 +91,9 @@ impl Game {
             self.load(PlayerColor::Pink, t);
         }
         out.push(format!(
-            "The Pink Pirate steals {} and loads them onto the pirate ship (the crab does not move).",
-            list_types(&self.sorted(&d.stolen))
+            "The Pink Pirate steals {} and loads {} onto the pirate ship (the crab does not move).",
+            the_types(&self.sorted(&d.stolen)),
+            verb(d.stolen.len(), "it", "them")
         ));
         let left: Vec<_> = d
             .toppled
@@ -101,13 +102,25 @@ impl Game {
             .copied()
             .collect();
         if !left.is_empty() {
-            out.push(format!("{} stay in the ocean.", list_types(&self.sorted(&left))));
+            out.push(format!(
+                "{} {} in the ocean.",
+                capitalize(&the_types(&self.sorted(&left))),
+                verb(left.len(), "stays", "stay")
+            ));
         }
     }
 
     /// The head the canon touched; `little` only with the Little Octopus module.
     fn check_canon_head(&self, head: Option<Head>) -> Result<Head, RuleError> {
         self.check_head_module(head)
+    }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
@@ -209,7 +222,10 @@ mod tests {
             }
         ));
         let lines = g.apply(&steal(Orange, &[Gold], &[Gold])).unwrap();
-        assert!(lines.iter().any(|l| l.contains("steals gold")), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("steals the gold and loads it")),
+            "{lines:?}"
+        );
         assert_eq!(loaded(&g, Pink), vec![Gold]);
         assert!(loaded(&g, Orange).is_empty());
         assert_eq!(g.ocean().count(Gold), 3);
@@ -255,7 +271,10 @@ mod tests {
         let e = refused(&mut g, steal(Pink, &[Gold], &[Gold]));
         assert_eq!(e, RuleError::StolenFromOwnShip);
         let lines = g.apply(&steal(Green, &[Gold, Gem], &[Gem])).unwrap();
-        assert!(lines.iter().any(|l| l == "gold stay in the ocean."), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l == "The gold stays in the ocean."),
+            "{lines:?}"
+        );
         assert_eq!(loaded(&g, Pink), vec![Gold, Gem]);
         assert!(loaded(&g, Green).is_empty());
         // Only the Pirate steals.

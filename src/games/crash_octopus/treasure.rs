@@ -112,6 +112,17 @@ pub fn list_types(types: &[TreasureType]) -> String {
     join_words(&names)
 }
 
+/// `the gold`, `the captain and the gem`: treasures as the subject of a sentence.
+pub fn the_types(types: &[TreasureType]) -> String {
+    let names: Vec<String> = types.iter().map(|t| format!("the {t}")).collect();
+    join_words(&names.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// `singular` for one thing, `plural` for several: verbs after [`the_types`].
+pub fn verb<'a>(n: usize, singular: &'a str, plural: &'a str) -> &'a str {
+    if n == 1 { singular } else { plural }
+}
+
 /// `a`, `a and b`, `a, b and c`; `none` when empty.
 pub(crate) fn join_words(words: &[&str]) -> String {
     match words {

@@ -18,7 +18,7 @@ use super::beads::Bead;
 use super::error::RuleError;
 use super::event::{Flick, Navigate};
 use super::game::Game;
-use super::treasure::list_types;
+use super::treasure::{the_types, verb};
 
 impl Game {
     pub(super) fn flick(&mut self, f: &Flick, out: &mut Vec<String>) -> Result<(), RuleError> {
@@ -29,7 +29,8 @@ impl Game {
             self.check_loadable("loaded", p, t)?;
         }
         self.topple(p, &f.toppled);
-        let toppled = list_types(&self.sorted(&f.toppled));
+        let toppled = the_types(&self.sorted(&f.toppled));
+        let n = f.toppled.len();
         match f.loaded {
             None if f.toppled.is_empty() => {
                 out.push(format!("{p} flicks and misses the ship: end of turn."));
@@ -37,7 +38,9 @@ impl Game {
             }
             None => {
                 out.push(format!(
-                    "{p} hits its own ship but loads nothing; {toppled} toppled into the ocean and stay there: end of turn."
+                    "{p} hits its own ship but loads nothing; {toppled} {} into the ocean and {} there: end of turn.",
+                    verb(n, "falls", "fall"),
+                    verb(n, "stays", "stay")
                 ));
                 self.end_turn(out);
             }
@@ -47,7 +50,8 @@ impl Game {
                     out.push(format!("{p} loads the {t}."));
                 } else {
                     out.push(format!(
-                        "{p} loads the {t}; {toppled} toppled off the ship and stay in the ocean."
+                        "{p} loads the {t}; {toppled} toppled off the ship and {} in the ocean.",
+                        verb(n, "stays", "stay")
                     ));
                 }
                 self.step_crab(out);
