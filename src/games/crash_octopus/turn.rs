@@ -10,8 +10,9 @@
 //! - Navigate: the anchor is flicked and the ship moved next to it; if the anchor leaves the ocean the
 //!   navigation fails and the turn ends. With the Nameless Island the anchor may collect the island's
 //!   treasure (`island.rs`).
-//! - Accidental topples by a sailor's hand, flag or anchor are put back by the owner: they are not
-//!   events.
+//! - Accidental topples by a sailor's hand, flag or anchor are put back by the owner, and treasures
+//!   knocked out of the ocean are dropped back over a head by the previous player: neither changes
+//!   what is on the ships, so neither is an event.
 
 use super::attack::AttackKind;
 use super::beads::Bead;
