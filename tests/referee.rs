@@ -180,6 +180,7 @@ fn too_close_to_call_lets_the_players_choose() {
     assert_eq!(g.closest.as_deref(), Some("p3"));
     assert_eq!(g.closest_candidates, vec!["p3", "p9"]);
     assert_eq!(g.flickable, vec!["p6"]);
+    assert!((g.margin_mm().unwrap() - 0.9).abs() < 1e-9);
     let tied: Vec<(&str, ForbidReason)> = g.forbidden.iter().map(|f| (f.id.as_str(), f.reason)).collect();
     assert_eq!(
         tied,
@@ -423,7 +424,7 @@ fn the_pink_pirate_has_no_entry_and_never_moves_the_crab() {
     assert!(
         has_message(
             &r,
-            "a load now steps the crab onto a black bead: the octopus attacks: pink, orange, green, then blue drop the ink die."
+            "a load now steps the crab onto a black bead: the octopus attacks — pink, orange, green, then blue drop the ink die."
         ),
         "{:#?}",
         r.messages

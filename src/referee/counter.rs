@@ -58,7 +58,7 @@ pub fn counter_message(
                 "Octo-Counter: a load now steps the crab onto a black bead: the octopus attacks".to_string();
             if !order.is_empty() {
                 let names: Vec<&str> = order.iter().map(|p| p.as_str()).collect();
-                t.push_str(&format!(": {} drop the ink die", words::then_list(&names)));
+                t.push_str(&format!(" — {} drop the ink die", words::then_list(&names)));
             }
             t.push('.');
             t
@@ -120,7 +120,7 @@ mod tests {
             false,
         );
         assert!(
-            msg.ends_with("the octopus attacks: blue, orange, then green drop the ink die."),
+            msg.ends_with("the octopus attacks — blue, orange, then green drop the ink die."),
             "{msg}"
         );
     }

@@ -20,7 +20,7 @@ use super::rulings::{AnchorGap, ForbidReason, PlayerRulings, Rulings, TreasureGa
 use super::words;
 use crate::games::crash_octopus::{PlayerColor, TreasureType};
 use crate::table::{CounterReport, PieceKind, PieceReport, PolygonMm};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// A call whose runner-up is closer than the tolerance plus this many sigmas of the gaps shows
 /// the runner-up and the uncertainty in its message: the call is right, but close.
@@ -87,7 +87,10 @@ pub fn rule(reading: &TableReading<'_>, ctx: &GameContext) -> Result<Rulings, Re
             report: p,
             footprint: Footprint::of_piece(p),
             in_ocean: classify::in_ocean(p.center_mm, ocean),
-            on_string: classify::on_string(&p.footprint_mm, p.center_mm, ocean),
+            // Only loose treasures are ruled on for lying on the string.
+            on_string: p.piece == PieceKind::Treasure
+                && p.loaded_on.is_none()
+                && classify::on_string(&p.footprint_mm, p.center_mm, ocean),
         })
         .collect();
 
@@ -185,7 +188,7 @@ pub fn rule(reading: &TableReading<'_>, ctx: &GameContext) -> Result<Rulings, Re
                     .collect(),
             });
         }
-        player_messages.push((player, messages_for(player, &call, &flick, &loads.types, ctx)));
+        player_messages.push((player, messages_for(player, &call, &flick, ctx)));
         out.players.insert(
             player,
             PlayerRulings {
@@ -346,7 +349,6 @@ fn messages_for(
     player: PlayerColor,
     call: &ClosestCall,
     flick: &FlickRuling,
-    loaded: &BTreeSet<TreasureType>,
     ctx: &GameContext,
 ) -> Vec<String> {
     let mut msgs = Vec::new();
@@ -407,7 +409,6 @@ fn messages_for(
         }
     }
     for (t, names) in by_type {
-        debug_assert!(loaded.contains(&t));
         msgs.push(format!(
             "{cap} may not flick {}: {player} already has {} on board.",
             words::or_list(&names),

@@ -106,7 +106,7 @@ impl Question {
                     (k, _) => words::piece(*k, *color, piece),
                 };
                 format!(
-                    "Is {name} really there and really that? octoref is only {:.0} % sure.",
+                    "Is that {name}? octoref is only {:.0} % sure of it.",
                     confidence * 100.0
                 )
             }
@@ -183,6 +183,9 @@ mod tests {
             color: Some(PlayerColor::Blue),
             confidence: 0.42,
         };
-        assert!(low.text().contains("the blue ship (p2)") && low.text().contains("42 %"));
+        assert_eq!(
+            low.text(),
+            "Is that the blue ship (p2)? octoref is only 42 % sure of it."
+        );
     }
 }

@@ -204,6 +204,17 @@ fn sorted(ids: &[String]) -> Vec<String> {
     v
 }
 
+impl PlayerRulings {
+    /// How much farther the runner-up is than the closest, mm: the margin of the call (`None`
+    /// with fewer than two candidate treasures). `octoref bench` scores calls by the true margin.
+    pub fn margin_mm(&self) -> Option<f64> {
+        match self.gaps_mm.as_slice() {
+            [first, second, ..] => Some(second.gap_mm - first.gap_mm),
+            _ => None,
+        }
+    }
+}
+
 impl Rulings {
     /// The decisions only (see [`RulingsDigest`]).
     pub fn digest(&self) -> RulingsDigest {
