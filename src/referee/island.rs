@@ -44,14 +44,20 @@ fn who(p: PlayerColor) -> String {
     }
 }
 
-/// The island ruling in plain words (only when a treasure lies on it), and the question a tie
-/// raises.
-pub fn island_messages(r: &IslandRuling) -> (Vec<String>, Option<Question>) {
+/// The island ruling in plain words, and the question a tie raises.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct IslandWords {
+    pub messages: Vec<String>,
+    pub question: Option<Question>,
+}
+
+/// The island ruling in plain words (only when a treasure lies on it).
+pub fn island_messages(r: &IslandRuling) -> IslandWords {
     if r.treasures.is_empty() {
-        return (Vec::new(), None);
+        return IslandWords::default();
     }
     let Some(first) = r.gaps_mm.first() else {
-        return (Vec::new(), None);
+        return IslandWords::default();
     };
     if r.too_close_to_call {
         let tied = &r.gaps_mm[..r.closest_candidates.len()];
@@ -67,7 +73,10 @@ pub fn island_messages(r: &IslandRuling) -> (Vec<String>, Option<Question>) {
         let q = Question::IslandTooCloseToCall {
             players: r.closest_candidates.clone(),
         };
-        (vec![text], Some(q))
+        IslandWords {
+            messages: vec![text],
+            question: Some(q),
+        }
     } else {
         let mut text = format!(
             "Nameless Island: {} is the closest to the island ({} mm): {} may not collect the \
@@ -80,7 +89,10 @@ pub fn island_messages(r: &IslandRuling) -> (Vec<String>, Option<Question>) {
             text.push_str("; the Pirate may move the pirate ship instead");
         }
         text.push('.');
-        (vec![text], None)
+        IslandWords {
+            messages: vec![text],
+            question: None,
+        }
     }
 }
 
@@ -108,7 +120,10 @@ mod tests {
         );
         assert_eq!(r.closest, Some(Orange));
         assert!(!r.too_close_to_call);
-        let (msgs, q) = island_messages(&r);
+        let IslandWords {
+            messages: msgs,
+            question: q,
+        } = island_messages(&r);
         assert!(q.is_none());
         assert!(
             msgs[0]
@@ -126,7 +141,10 @@ mod tests {
         );
         assert!(r.too_close_to_call);
         assert_eq!(r.closest_candidates, vec![Pink, Blue]);
-        let (msgs, q) = island_messages(&r);
+        let IslandWords {
+            messages: msgs,
+            question: q,
+        } = island_messages(&r);
         assert!(
             msgs[0].contains("the Octo-Canon and the blue anchor"),
             "{}",
@@ -139,8 +157,8 @@ mod tests {
             })
         );
         let alone = call_island("p20", vec!["p3".into()], vec![a(Pink, "p9", 20.0)], 3.0);
-        assert!(island_messages(&alone).0[0].contains("the Pirate may not collect"));
+        assert!(island_messages(&alone).messages[0].contains("the Pirate may not collect"));
         let bare = call_island("p20", Vec::new(), vec![a(Pink, "p9", 20.0)], 3.0);
-        assert!(island_messages(&bare).0.is_empty());
+        assert!(island_messages(&bare).messages.is_empty());
     }
 }

@@ -233,9 +233,9 @@ pub fn rule(reading: &TableReading<'_>, ctx: &GameContext) -> Result<Rulings, Re
     }
 
     if let Some(ruling) = island_ruling(&seen, ctx) {
-        let (msgs, q) = island::island_messages(&ruling);
-        out.messages.extend(msgs);
-        questions.extend(q);
+        let words = island::island_messages(&ruling);
+        out.messages.extend(words.messages);
+        questions.extend(words.question);
         out.island = Some(ruling);
     }
 
