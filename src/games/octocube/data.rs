@@ -130,7 +130,7 @@ pub struct PlaceVp {
 }
 
 /// The scoring tables.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScoringTables {
     /// `series_vp[n - 1]`: VP for a series of `n` same-object tiles retrieved in one Score action.
