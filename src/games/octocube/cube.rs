@@ -216,14 +216,6 @@ impl Orientation {
         self.face_at[position.index()]
     }
 
-    /// Where a face is right now.
-    pub fn position_of(&self, face: Face) -> Position {
-        Position::ALL
-            .into_iter()
-            .find(|p| self.face_at(*p) == face)
-            .unwrap_or(Position::Top)
-    }
-
     /// The orientation after rolling one space toward `direction`.
     pub fn rolled(&self, direction: Direction) -> Orientation {
         let side = Position::side(direction);

@@ -626,8 +626,8 @@ impl Game {
             .ok_or(RuleError::OutsidePlayArea { cell })
     }
 
-    /// The data the game was set up from is no longer needed once dealt; this checks a game
-    /// loaded from a file against it (tile and Abyss counts).
+    /// Checks a game read from a file against the box it claims to be played with: every Object,
+    /// Coin and Abyss tile accounted for.
     pub fn check_against(&self, data: &OctocubeData) -> Result<(), RuleError> {
         let tiles = self.tile_census().total();
         if tiles != data.contents.collectible_tiles() as usize {

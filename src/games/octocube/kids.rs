@@ -317,6 +317,9 @@ impl Game {
     /// Kids version, once the game is over: the seats with a complete board that have the most
     /// coins (several when still tied). Empty before the end or if nobody completed a board.
     pub fn kids_winners(&self) -> Vec<usize> {
+        if !self.is_over() {
+            return Vec::new();
+        }
         let complete: Vec<usize> = (0..self.players.len())
             .filter(|s| matches!(&self.players[*s].board, Board::Kids(k) if k.is_complete()))
             .collect();

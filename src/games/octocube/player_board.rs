@@ -5,6 +5,7 @@
 //! `{"starfish": {"white": 2, "light_blue": 1}, "pearl": {"dark_blue": 3}}` (missing = 0).
 
 use super::tile::{Background, Category, Object, ObjectTile};
+use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::BTreeMap;
 
@@ -89,16 +90,70 @@ impl Serialize for TileCounts {
     }
 }
 
+/// Reads `{"object": {"background": count}}`, naming an unknown or repeated key in the error
+/// (the JSON path then ends at the map holding it, e.g. `players[0].tiles.pearl`).
 impl<'de> Deserialize<'de> for TileCounts {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let map = BTreeMap::<Object, BTreeMap<Background, u32>>::deserialize(d)?;
+        d.deserialize_map(CountsVisitor)
+    }
+}
+
+struct CountsVisitor;
+
+impl<'de> Visitor<'de> for CountsVisitor {
+    type Value = TileCounts;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map from object to {background: count}, e.g. {\"pearl\": {\"white\": 2}}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TileCounts, A::Error> {
         let mut counts = TileCounts::default();
-        for (object, row) in map {
+        let mut seen = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let object: Object = key.parse().map_err(de::Error::custom)?;
+            if seen.contains(&object) {
+                return Err(de::Error::custom(format!("{object} is listed twice")));
+            }
+            seen.push(object);
+            let Row(row) = map.next_value()?;
             for (background, n) in row {
                 counts.set(object, background, n);
             }
         }
         Ok(counts)
+    }
+}
+
+/// One object's counts per background.
+struct Row(Vec<(Background, u32)>);
+
+impl<'de> Deserialize<'de> for Row {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(RowVisitor)
+    }
+}
+
+struct RowVisitor;
+
+impl<'de> Visitor<'de> for RowVisitor {
+    type Value = Row;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map from background to count, e.g. {\"white\": 2, \"green\": 1}")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Row, A::Error> {
+        let mut row: Vec<(Background, u32)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let background: Background = key.parse().map_err(de::Error::custom)?;
+            if row.iter().any(|(b, _)| *b == background) {
+                return Err(de::Error::custom(format!("{background} is listed twice")));
+            }
+            let n: u32 = map.next_value()?;
+            row.push((background, n));
+        }
+        Ok(Row(row))
     }
 }
 

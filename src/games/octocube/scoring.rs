@@ -15,7 +15,6 @@ use super::data::{CUBE_FACES, DataError, OctocubeData, PlaceVp, ScoringTables};
 use super::player_board::TileCounts;
 use super::tile::{Category, Object, Tile};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Most players in one game (one cube each).
 pub const MAX_PLAYERS: usize = 4;
@@ -418,6 +417,8 @@ pub struct FinalScore {
     pub tie_break: Option<TieBreak>,
     /// Sentences: each category, each tie-break, the winner.
     pub explanation: Vec<String>,
+    /// VP per coin used.
+    pub coin_vp: u32,
 }
 
 /// Final scoring with the compiled-in tables and box contents (see [`score_final_with`]).
@@ -571,6 +572,7 @@ pub fn score_final_with(input: &FinalInput, data: &OctocubeData) -> Result<Final
         winners,
         tie_break,
         explanation,
+        coin_vp: tables.coin_vp,
     })
 }
 
@@ -686,8 +688,9 @@ fn explain_category(
                 if shut_out.is_empty() {
                     parts.push("no second place after a tie for first".to_string());
                 } else {
+                    let verb = if shut_out.len() == 1 { "gets" } else { "get" };
                     parts.push(format!(
-                        "no second place after a tie for first, so {} gets nothing",
+                        "no second place after a tie for first, so {} {verb} nothing",
                         join_names(shut_out.into_iter())
                     ));
                 }
@@ -704,17 +707,22 @@ fn explain_category(
     }
     let behind = names_with(PlaceReason::BehindSecond);
     if !behind.is_empty() {
+        let verb = if behind.len() == 1 { "has" } else { "have" };
         parts.push(format!(
-            "{} has fewer than second place",
+            "{} {verb} fewer tiles than second place",
             join_names(behind.into_iter())
         ));
     }
     let none = names_with(PlaceReason::NoTiles);
     if !none.is_empty() && !first.is_empty() {
+        let (has, places) = if none.len() == 1 {
+            ("has", "places")
+        } else {
+            ("have", "place")
+        };
         parts.push(format!(
-            "{} has no {} tile, so never places",
+            "{} {has} no {category} tile, so never {places}",
             join_names(none.into_iter()),
-            category
         ));
     }
     format!(
@@ -737,20 +745,6 @@ pub fn join_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
-/// Input-order map from player name to category VP, handy for a score sheet.
-pub fn category_vp_by_player(score: &FinalScore) -> BTreeMap<String, BTreeMap<Category, u32>> {
-    score
-        .players
-        .iter()
-        .map(|p| {
-            (
-                p.name.clone(),
-                p.categories.iter().map(|c| (c.category, c.vp)).collect(),
-            )
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -768,7 +762,7 @@ mod tests {
         s.players.iter().find(|p| p.name == name).unwrap()
     }
 
-    fn category<'a>(s: &'a FinalScore, c: Category) -> &'a CategoryResult {
+    fn category(s: &FinalScore, c: Category) -> &CategoryResult {
         s.categories.iter().find(|r| r.category == c).unwrap()
     }
 

@@ -363,9 +363,7 @@ fn pivot_turns_the_sides_and_keeps_top_and_bottom() {
 #[test]
 fn rulebook_score_example_coin_three_starfish_and_an_amphora_leave_the_pearl() {
     let mut g = small(Version::Basic, 2, stack(&["coin"]));
-    g.play_area
-        .space_mut(Cell::new(0, 0))
-        .map(|s| *s = stack(&["coin", "starfish/white"]));
+    *g.play_area.space_mut(Cell::new(0, 0)).unwrap() = stack(&["coin", "starfish/white"]);
     enter(&mut g, 0, 0); // takes starfish/white onto the bottom
     enter(&mut g, 2, 2);
     let cube = &mut g.players[0].cube;
@@ -717,7 +715,10 @@ fn kids_game_ends_after_the_round_of_a_complete_board_and_coins_break_ties() {
     let ev = g.apply(&Action::retrieve_default()).unwrap();
     assert!(ev.contains(&Event::EndTriggered));
     assert!(!g.is_over());
-    assert!(g.kids_winners() == vec![1]);
+    assert!(
+        g.kids_winners().is_empty(),
+        "not decided before the round is over"
+    );
     let ev = roll(&mut g, Direction::North).unwrap(); // Cy: last of the round
     assert!(ev.contains(&Event::GameOver));
     assert!(!ev.iter().any(|e| matches!(e, Event::LastScore { .. })));
