@@ -321,9 +321,7 @@ impl Game {
             (Some(Pending::LandedOnPower { cell }), Action::Power { at, .. }) if *at == cell => {
                 self.dispatch_power(action, true, &mut ev)?
             }
-            (Some(Pending::LandedOnPower { cell }), Action::EndTurn) => {
-                let _ = cell;
-            }
+            (Some(Pending::LandedOnPower { .. }), Action::EndTurn) => {}
             (Some(Pending::LandedOnPower { cell }), _) => {
                 return Err(RuleError::NotNow(format!(
                     "your cube just rolled onto the Abyss tile at {cell}: use its power there or end your turn"
@@ -346,7 +344,7 @@ impl Game {
 
     fn dispatch(&mut self, action: &Action, ev: &mut Vec<Event>) -> Result<(), RuleError> {
         let v = self.version;
-        let kids_only = |name| RuleError::WrongVersion {
+        let not_in_version = |name| RuleError::WrongVersion {
             action: name,
             version: v,
         };
@@ -359,19 +357,19 @@ impl Game {
             } => self.roll(*direction, *abyss, *orientation, ev),
             Action::Pivot { angle } => {
                 if v == Version::Kids {
-                    return Err(kids_only("pivot"));
+                    return Err(not_in_version("pivot"));
                 }
                 self.pivot(*angle, ev)
             }
             Action::Score { collect, abyss } => {
                 if v == Version::Kids {
-                    return Err(kids_only("score"));
+                    return Err(not_in_version("score"));
                 }
                 self.score(collect, *abyss, ev)
             }
             Action::Pass => {
                 if v == Version::Kids {
-                    return Err(kids_only("pass"));
+                    return Err(not_in_version("pass"));
                 }
                 self.pass(ev)
             }
@@ -382,7 +380,7 @@ impl Game {
                 abyss,
             } => {
                 if v != Version::Kids {
-                    return Err(kids_only("retrieve"));
+                    return Err(not_in_version("retrieve"));
                 }
                 self.retrieve(
                     placements.as_deref(),
