@@ -666,6 +666,7 @@ fn quitting_never_hangs_on_a_source_stuck_in_the_driver() {
 struct Crashing;
 
 impl FrameSource for Crashing {
+    #[expect(clippy::panic, reason = "simulates a crash inside a capture library")]
     fn open(&mut self) -> Result<octoref::capture::SourceInfo, CaptureError> {
         panic!("a bug in a capture library");
     }
