@@ -450,16 +450,23 @@ impl CameraSource {
 impl FrameSource for CameraSource {
     fn open(&mut self) -> Result<SourceInfo, CaptureError> {
         self.close();
-        let candidates = match self.request.name.as_deref() {
-            None => candidate_indices(self.request.index, None, &[]),
-            Some(name) => {
-                let present: Vec<(u32, String)> = nokhwa::query(ApiBackend::Auto)
-                    .map_err(|e| CaptureError::Disconnected(format!("cannot list cameras: {e}")))?
+        // Reconnection matches the names of this listing (sysfs on Linux), so the name is learnt
+        // from it too, rather than from the driver's card string.
+        let present: Result<Vec<(u32, String)>, CaptureError> = nokhwa::query(ApiBackend::Auto)
+            .map(|devices| {
+                devices
                     .into_iter()
                     .filter_map(|d| d.index().as_index().ok().map(|i| (i, d.human_name())))
-                    .collect();
-                candidate_indices(self.request.index, Some(name), &present)
-            }
+                    .collect()
+            })
+            .map_err(|e| CaptureError::Disconnected(format!("cannot list cameras: {e}")));
+        let candidates = match self.request.name.as_deref() {
+            None => candidate_indices(self.request.index, None, &[]),
+            Some(name) => candidate_indices(
+                self.request.index,
+                Some(name),
+                present.as_ref().map_err(Clone::clone)?,
+            ),
         };
         let mut last_error = CaptureError::Disconnected(match &self.request.name {
             Some(name) => format!("camera \"{name}\" is not connected"),
@@ -468,7 +475,12 @@ impl FrameSource for CameraSource {
         for index in candidates {
             match self.open_index(index) {
                 Ok((camera, mode)) => {
-                    let name = camera.info().human_name();
+                    let listed = present
+                        .as_ref()
+                        .ok()
+                        .and_then(|p| p.iter().find(|(i, _)| *i == index))
+                        .map(|(_, n)| n.clone());
+                    let name = listed.unwrap_or_else(|| camera.info().human_name());
                     self.request.index = index;
                     self.request.name.get_or_insert_with(|| name.clone());
                     self.label = Arc::from(name.as_str());

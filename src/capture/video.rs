@@ -119,22 +119,12 @@ impl VideoSource {
     }
 }
 
-/// Converts grey or BGRA frames to BGR 8UC3.
+/// Converts grey, BGRA or 16-bit frames to BGR 8UC3.
 pub(crate) fn to_bgr(img: Mat) -> Result<Mat, CaptureError> {
     if img.typ() == CV_8UC3 {
         return Ok(img);
     }
-    let code = match img.channels() {
-        1 => imgproc::COLOR_GRAY2BGR,
-        4 => imgproc::COLOR_BGRA2BGR,
-        n => {
-            return Err(CaptureError::Corrupt(format!(
-                "image has {n} channels (expected 1, 3 or 4)"
-            )));
-        }
-    };
-    let mut eight_bit = Mat::default();
-    let src = if img.depth() == opencv::core::CV_8U {
+    let eight_bit = if img.depth() == opencv::core::CV_8U {
         img
     } else {
         // 16-bit PNGs and the like: scale to 8 bits.
@@ -143,11 +133,23 @@ pub(crate) fn to_bgr(img: Mat) -> Result<Mat, CaptureError> {
         } else {
             1.0
         };
-        img.convert_to(&mut eight_bit, opencv::core::CV_8U, scale, 0.0)?;
-        eight_bit
+        let mut out = Mat::default();
+        img.convert_to(&mut out, opencv::core::CV_8U, scale, 0.0)
+            .map_err(|e| CaptureError::Corrupt(format!("depth conversion: {e}")))?;
+        out
+    };
+    let code = match eight_bit.channels() {
+        3 => return Ok(eight_bit),
+        1 => imgproc::COLOR_GRAY2BGR,
+        4 => imgproc::COLOR_BGRA2BGR,
+        n => {
+            return Err(CaptureError::Corrupt(format!(
+                "image has {n} channels (expected 1, 3 or 4)"
+            )));
+        }
     };
     let mut out = Mat::default();
-    imgproc::cvt_color(&src, &mut out, code, 0)
+    imgproc::cvt_color(&eight_bit, &mut out, code, 0)
         .map_err(|e| CaptureError::Corrupt(format!("colour conversion: {e}")))?;
     Ok(out)
 }
@@ -228,5 +230,26 @@ impl FrameSource for VideoSource {
     fn close(&mut self) {
         self.capture = None;
         self.pending = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use opencv::core::{CV_8UC1, CV_8UC4, CV_16UC3, Scalar};
+
+    #[test]
+    fn grey_bgra_and_16_bit_frames_become_bgr_8_bit() {
+        for (typ, value, expected) in [
+            (CV_8UC1, 100.0, 100.0),
+            (CV_8UC4, 100.0, 100.0),
+            (CV_16UC3, 257.0 * 100.0, 100.0),
+        ] {
+            let img = Mat::new_rows_cols_with_default(4, 6, typ, Scalar::all(value)).unwrap();
+            let out = to_bgr(img).unwrap();
+            assert_eq!((out.typ(), out.cols(), out.rows()), (CV_8UC3, 6, 4));
+            let mean = opencv::core::mean_def(&out).unwrap();
+            assert!((mean[0] - expected).abs() < 1.0, "{typ}: {mean:?}");
+        }
     }
 }
