@@ -2,7 +2,7 @@
 //! synthetic table (board capture, empty set-up, game frames) with its `truth.json`.
 
 use super::{CliError, CliResult, say};
-use crate::synth::{Faults, Modules, Resolution, Scene, SceneSpec, write_scene};
+use crate::synth::{CameraNudge, Faults, LightingChange, Modules, Resolution, Scene, SceneSpec, write_scene};
 use anyhow::anyhow;
 use clap::Args;
 use std::path::PathBuf;
@@ -37,6 +37,9 @@ pub struct SynthArgs {
     /// Bead sequence from start (blue end) to finish, e.g. BBBKBBBKBBKBBKKK.
     #[arg(long)]
     pub beads: Option<String>,
+    /// Faults in every game frame: hand, lighting, nudge, pushed:N (pieces pushed out of view).
+    #[arg(long, value_delimiter = ',')]
+    pub faults: Vec<String>,
     /// Print the truth document on stdout.
     #[arg(long)]
     pub json: bool,
@@ -82,9 +85,16 @@ pub fn run(args: &SynthArgs) -> CliResult {
         };
         return Err(CliError::input(anyhow!("--{flag}: {e}")));
     }
+    let faults = parse_faults(&args.faults)?;
     let scene = Scene::generate(&spec).map_err(CliError::failed)?;
-    let files =
-        write_scene(&scene, &args.out, args.frames as usize, |_| Faults::none()).map_err(CliError::failed)?;
+    let files = write_scene(&scene, &args.out, args.frames as usize, |i| {
+        let mut f = faults.clone();
+        if f.lighting.is_some() {
+            f.lighting = Some(LightingChange::random(args.seed, i as u64));
+        }
+        f
+    })
+    .map_err(CliError::failed)?;
     let r = &scene.rig;
     let k = &scene.camera.intrinsics;
     say(&format!(
@@ -138,4 +148,25 @@ pub fn run(args: &SynthArgs) -> CliResult {
         super::emit_json(&files.truth_doc)?;
     }
     Ok(())
+}
+
+/// `hand`, `lighting`, `nudge`, `pushed:N` -> the faults every frame carries.
+fn parse_faults(names: &[String]) -> Result<Faults, CliError> {
+    let mut f = Faults::none();
+    for n in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        match n {
+            "hand" => f.hand = true,
+            "lighting" => f.lighting = Some(LightingChange::random(0, 0)),
+            "nudge" => f.camera_nudge = Some(CameraNudge::default()),
+            other => match other.strip_prefix("pushed:").map(str::parse::<usize>) {
+                Some(Ok(k)) => f.pushed_out = k,
+                _ => {
+                    return Err(CliError::input(anyhow!(
+                        "--faults: expected hand, lighting, nudge or pushed:N, got {other:?}"
+                    )));
+                }
+            },
+        }
+    }
+    Ok(f)
 }
