@@ -59,7 +59,7 @@ pub enum IllegalReason {
         "this arm is not long enough: an arm must consist of at least 1 Arm tile before it can be completed with an End tile (the arm from socket {socket} has none yet)"
     )]
     EndBeforeArmTile { socket: Cell },
-    #[error("the {species} needs to be placed on one of the outer perimeter of squares")]
+    #[error("the {species} fish needs to be placed on one of the outer perimeter of squares")]
     FishNotOnOuterRing { species: String, cell: Cell },
     #[error(
         "this would make it impossible for the arm from socket {socket} to be completed by an End tile: its open end would face {blocker}"
