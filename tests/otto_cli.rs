@@ -80,6 +80,25 @@ fn every_move_has_legal_points_and_a_reason_when_illegal() {
     assert_eq!(moves[15]["legal"], true);
 }
 
+/// Each move's fields appear once: a fish's card data must not shadow the move's `points`.
+#[test]
+fn no_field_is_written_twice() {
+    let file = data("two_players.json");
+    let out = octoref(&["score", "otto", file.to_str().unwrap(), "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("\"points\":").count(), 18, "one `points` per move");
+    assert_eq!(
+        text.matches("\"effect\": {").count(),
+        2,
+        "the clownfish and the shark"
+    );
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(r["moves"][3]["species"], "angler");
+    assert_eq!(r["moves"][3]["points"], 0);
+    assert_eq!(r["moves"][0]["suckers"], "left");
+    assert_eq!(r["moves"][8]["shell"], true);
+}
+
 #[test]
 fn players_get_placed_points_hand_penalty_total_and_rank() {
     let r = score_json(&data("two_players.json"));
@@ -143,6 +162,33 @@ fn the_default_output_is_a_readable_breakdown_on_stderr() {
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
+}
+
+/// The example record of cli.md parses field for field; on the default Ocean its moves are
+/// illegal, and each is reported with its rule.
+#[test]
+fn the_cli_md_example_record_is_read_and_judged() {
+    let r = score_json(&data("cli_md_example.json"));
+    let rules: Vec<Value> = r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["rule"].clone())
+        .collect();
+    assert_eq!(
+        rules,
+        vec![
+            json!("arm_not_at_open_end"),
+            json!("not_against_a_tile"),
+            json!("not_against_a_tile"),
+            json!("socket_blocked"),
+            Value::Null
+        ]
+    );
+    assert_eq!(r["moves"][4]["pass"], true);
+    assert_eq!(r["players"][0]["hand_penalty"], 1);
+    assert_eq!(r["players"][0]["total"], -1);
+    assert_eq!(r["winners"], json!(["Ben"]));
 }
 
 #[test]

@@ -372,6 +372,7 @@ pub struct BoardData {
 impl TryFrom<BoardData> for Board {
     type Error = String;
     fn try_from(data: BoardData) -> Result<Board, String> {
+        data.layout.validate("saved board").map_err(|e| e.to_string())?;
         let mut board = Board::new(data.layout);
         for (i, p) in data.placed.into_iter().enumerate() {
             board

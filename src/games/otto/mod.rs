@@ -1,9 +1,13 @@
 //! Otto the Octopus: the Ocean, the tiles, placement legality, scoring, turns and game records.
 //!
 //! Pure rules (no I/O): layouts and tile sets are parsed from TOML text (the defaults are
-//! compiled in from `assets/`), game records from JSON values. The rulebook is
-//! `docs/spec/../rules/otto-the-octopus.txt`; readings where it is silent are in
-//! `docs/spec/games.md` and in the doc comments of the module concerned.
+//! compiled in from `assets/otto_board.toml` and `assets/otto_tiles.toml`), game records from
+//! JSON. The rulebook is the project's `rules/otto-the-octopus.txt`; readings where it is silent
+//! are in `docs/spec/games.md` and in the doc comments of the module concerned.
+//!
+//! For the app: [`check_placement`] judges one placement (legal, with its [`Points`], or the
+//! [`IllegalReason`] in the rulebook's words) in microseconds; [`legal_placements`] lists where a
+//! tile may go; [`Game`] runs a whole game; [`score_record`] scores a saved game record.
 
 pub mod arm;
 pub mod board;

@@ -62,6 +62,10 @@ pub enum IllegalReason {
     #[error("the {species} fish needs to be placed on one of the outer perimeter of squares")]
     FishNotOnOuterRing { species: String, cell: Cell },
     #[error(
+        "{socket} is where one of Otto's arms starts: only an Arm tile joining Otto may go there, or the arm could never be extended"
+    )]
+    SocketBlocked { socket: Cell },
+    #[error(
         "this would make it impossible for the arm from socket {socket} to be completed by an End tile: its open end would face {blocker}"
     )]
     ArmBlocked { socket: Cell, blocker: Blocker },
@@ -93,6 +97,7 @@ impl IllegalReason {
             IllegalReason::SuckersSwapSides { .. } => "suckers_swap_sides",
             IllegalReason::EndBeforeArmTile { .. } => "end_before_arm_tile",
             IllegalReason::FishNotOnOuterRing { .. } => "fish_not_on_outer_ring",
+            IllegalReason::SocketBlocked { .. } => "socket_blocked",
             IllegalReason::ArmBlocked { .. } => "arm_blocked",
             IllegalReason::ArmsWouldMeet { .. } => "arms_would_meet",
             IllegalReason::NoRoomForArm { .. } => "no_room_for_arm",
@@ -103,6 +108,10 @@ impl IllegalReason {
 impl From<Stranding> for IllegalReason {
     fn from(s: Stranding) -> IllegalReason {
         match s {
+            Stranding::Blocked {
+                socket,
+                blocker: Blocker::Tile { cell },
+            } if cell == socket => IllegalReason::SocketBlocked { socket },
             Stranding::Blocked { socket, blocker } => IllegalReason::ArmBlocked { socket, blocker },
             Stranding::OpenEndsMeet {
                 socket_a,

@@ -119,7 +119,10 @@ pub struct MoveReport {
     pub player: String,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub pass: bool,
+    /// The tile placed, as the record wrote it (`tile`, `cell`, `from`, `to`, ...).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub placed: Option<PlacedEcho>,
+    #[serde(skip)]
     pub placement: Option<Placement>,
     /// Which physical tile (`straight_arm`, `shell_end`, `fish:angler`, ...).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,6 +145,52 @@ pub struct MoveReport {
     /// Players whose turns were missed just before this move.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub missed_turns: Vec<String>,
+}
+
+/// A placement in the record's own words. (A fish's card data is not repeated: its `points` and
+/// `effect` would collide with the move's.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlacedEcho {
+    pub tile: &'static str,
+    pub cell: Cell,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<Edge>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<Edge>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suckers: Option<Side>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub species: Option<String>,
+}
+
+impl PlacedEcho {
+    fn of(p: &Placement) -> PlacedEcho {
+        let mut echo = PlacedEcho {
+            tile: p.tile.type_name(),
+            cell: p.cell,
+            from: None,
+            to: None,
+            suckers: None,
+            shell: None,
+            species: None,
+        };
+        match &p.tile {
+            Tile::Arm(a) => {
+                echo.from = Some(a.from);
+                echo.to = Some(a.to);
+                echo.suckers = Some(a.suckers);
+            }
+            Tile::End(e) => {
+                echo.from = Some(e.from);
+                echo.shell = Some(e.shell);
+            }
+            Tile::Fish(f) => echo.species = Some(f.species.clone()),
+            Tile::Bubbles => {}
+        }
+        echo
+    }
 }
 
 /// One player's result.
@@ -409,6 +458,7 @@ pub fn score_record(
             index,
             player: m.player.clone(),
             pass: false,
+            placed: None,
             placement: None,
             kind: None,
             legal: true,
@@ -481,6 +531,7 @@ pub fn score_record(
                         }
                     }
                 }
+                report.placed = Some(PlacedEcho::of(&placement));
                 report.placement = Some(placement);
             }
         }

@@ -55,10 +55,12 @@ impl TurnOrder {
     }
 
     fn step(&self, from: usize) -> usize {
+        // `players` is at least 1 when built by `new`; a deserialised 0 must not divide by zero.
+        let n = self.players.max(1);
         if self.reversed {
-            (from + self.players - 1) % self.players
+            (from % n + n - 1) % n
         } else {
-            (from + 1) % self.players
+            (from + 1) % n
         }
     }
 
