@@ -50,9 +50,9 @@ pub struct PlayerState {
 }
 
 impl PlayerState {
-    /// Still holding the hand dealt at the start (nothing placed yet).
+    /// Still holding the hand dealt at the start (nothing placed yet, and not emptied by a fish).
     pub fn has_initial_hand(&self) -> bool {
-        self.tiles_placed == 0
+        self.tiles_placed == 0 && !self.hand.is_empty()
     }
 }
 
