@@ -2,3 +2,7 @@
 
 pub mod aruco;
 pub mod board;
+pub mod profile;
+pub mod rectify;
+
+pub use profile::{Profile, ProfileError};
