@@ -189,39 +189,3 @@ mod tests {
         }
     }
 }
-#[cfg(test)]
-mod probe {
-    use super::*;
-    use crate::calibrate::testscene::{self, SceneCamera};
-    use crate::table::PointMm;
-    #[test]
-    #[ignore]
-    fn probe_accuracy() {
-        let spec = BoardSpec::default();
-        for (seed, tilt) in [(1u64, 0.0), (2, 10.0), (3, 20.0), (4, 28.0), (5, 35.0)] {
-            let sc = SceneCamera::looking_at_board(tilt, 40.0 * seed as f64, 1000.0, 68.0);
-            let cam = sc.camera();
-            let img = testscene::board_capture(&cam, &spec, seed);
-            let cal = calibrate(&spec, &img, &[]).unwrap();
-            let mut worst: f64 = 0.0;
-            for x in (-300..=580).step_by(20) {
-                for y in (-250..=450).step_by(20) {
-                    let p = PointMm::new(x as f64, y as f64);
-                    let Some(px) = cam.project_table(p) else { continue };
-                    if px.x < 0.0 || px.y < 0.0 || px.x > 1279.0 || px.y > 719.0 {
-                        continue;
-                    }
-                    worst = worst.max(cal.homography.to_mm(px).unwrap().distance(p));
-                }
-            }
-            println!(
-                "tilt {tilt}: rms {:.3} pose rms {:.3} f {:.1} vs {:.1} ({:?}) worst-in-view {worst:.2} mm",
-                cal.reprojection_px,
-                cal.pose_reprojection_px,
-                cal.camera.intrinsics.fx,
-                cam.intrinsics.fx,
-                cal.focal
-            );
-        }
-    }
-}

@@ -8,11 +8,16 @@
 pub mod aruco;
 pub mod board;
 pub mod charuco;
+pub mod colour;
+pub mod counter;
+pub mod curve;
 pub mod homography;
+pub mod ocean;
 pub mod pose;
 pub mod printable;
 pub mod profile;
 pub mod rectify;
+pub mod setup;
 #[cfg(test)]
 pub(crate) mod testscene;
 
@@ -58,6 +63,8 @@ pub enum CalibrateError {
     Pose(#[from] pose::PoseError),
     #[error(transparent)]
     Rectify(#[from] rectify::RectifyError),
+    #[error(transparent)]
+    Ocean(#[from] ocean::OceanError),
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }

@@ -8,9 +8,10 @@
 
 use super::aruco;
 use super::board::BoardSpec;
+use super::rectify::RectifyGrid;
 use crate::table::{Camera, Intrinsics, PointMm, PointMm3, Pose};
 use nalgebra::Vector3;
-use opencv::core::{self, Mat, Scalar, Size, Vec3b};
+use opencv::core::{self, Mat, Scalar, Size, Vec3b, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -74,10 +75,14 @@ pub fn table_colour(p: PointMm) -> [f64; 3] {
     base.map(|c| c + grain * 14.0)
 }
 
-/// Something drawn on the table, looked up by table point.
+/// Something flat on or above the table, looked up by table point.
 pub trait TableLayer {
-    /// BGR colour at `p`, or `None` where the layer shows the table through.
+    /// BGR colour at `p` (on the layer's plane), or `None` where the layer is transparent.
     fn colour(&self, p: PointMm) -> Option<[f64; 3]>;
+    /// Height of the layer's plane above the table, mm.
+    fn height_mm(&self) -> f64 {
+        0.0
+    }
 }
 
 /// The printed board on its sheet of paper.
@@ -125,7 +130,8 @@ fn bilinear_grey(img: &Mat, u: f64, v: f64) -> Option<f64> {
     Some(top * (1.0 - fy) + bottom * fy)
 }
 
-/// Renders what `cam` sees of the table with `layers` on it (first layer on top).
+/// Renders what `cam` sees of the table with `layers` on it (higher layers hide lower ones; at
+/// equal heights the first wins).
 pub fn render(cam: &Camera, layers: &[&dyn TableLayer], seed: u64) -> Mat {
     let k = &cam.intrinsics;
     let (w, h) = (k.width as i32, k.height as i32);
@@ -144,6 +150,8 @@ pub fn render(cam: &Camera, layers: &[&dyn TableLayer], seed: u64) -> Mat {
         pose: cam.pose.clone(),
     };
     let (bw, bh) = (w * SUPERSAMPLE, h * SUPERSAMPLE);
+    let mut order: Vec<&dyn TableLayer> = layers.to_vec();
+    order.sort_by(|a, b| b.height_mm().total_cmp(&a.height_mm()));
     let mut img =
         Mat::new_rows_cols_with_default(bh, bw, core::CV_8UC3, Scalar::all(0.0)).unwrap_or_default();
     for y in 0..bh {
@@ -151,12 +159,13 @@ pub fn render(cam: &Camera, layers: &[&dyn TableLayer], seed: u64) -> Mat {
             continue;
         };
         for (x, px) in row.iter_mut().enumerate() {
-            let Some(p) = big.unproject_at_height(crate::table::PointPx::new(x as f64, y as f64), 0.0) else {
+            let ray = crate::table::PointPx::new(x as f64, y as f64);
+            let Some(p) = big.unproject_at_height(ray, 0.0) else {
                 continue;
             };
-            let c = layers
+            let c = order
                 .iter()
-                .find_map(|l| l.colour(p))
+                .find_map(|l| l.colour(big.unproject_at_height(ray, l.height_mm())?))
                 .unwrap_or_else(|| table_colour(p));
             *px = Vec3b::from(c.map(|v| v.clamp(0.0, 255.0) as u8));
         }
@@ -190,4 +199,228 @@ pub fn board_capture(cam: &Camera, spec: &BoardSpec, seed: u64) -> Mat {
 /// The bare table.
 pub fn blank_capture(cam: &Camera, seed: u64) -> Mat {
     render(cam, &[], seed)
+}
+
+/// A layer drawn with OpenCV into a top-down texture (BGR + alpha mask) at a fixed scale.
+pub struct TextureLayer {
+    image: Mat,
+    mask: Mat,
+    grid: RectifyGrid,
+    height_mm: f64,
+}
+
+impl TableLayer for TextureLayer {
+    fn colour(&self, p: PointMm) -> Option<[f64; 3]> {
+        let q = self.grid.mm_to_px(p);
+        let (x, y) = (q.x.round() as i32, q.y.round() as i32);
+        if x < 0 || y < 0 || x >= self.mask.cols() || y >= self.mask.rows() {
+            return None;
+        }
+        if *self.mask.at_2d::<u8>(y, x).ok()? == 0 {
+            return None;
+        }
+        let c = self.image.at_2d::<Vec3b>(y, x).ok()?;
+        Some([c[0] as f64, c[1] as f64, c[2] as f64])
+    }
+    fn height_mm(&self) -> f64 {
+        self.height_mm
+    }
+}
+
+/// Texture scale for string-scene layers, px per mm.
+const LAYER_PX_PER_MM: f64 = 4.0;
+
+/// The set-up for the ocean and counter tests: a string loop with its beads and the crab.
+#[derive(Debug, Clone)]
+pub struct StringScene {
+    /// The cord's centre line (vertex order = counter direction).
+    pub line: Vec<PointMm>,
+    pub beads: Vec<(crate::games::crash_octopus::Bead, PointMm)>,
+    pub crab: usize,
+    pub crab_centre: PointMm,
+    pub crab_angle: f64,
+}
+
+impl StringScene {
+    /// An ellipse-like loop around the board's centre with wobbles, the counter laid from arc
+    /// `start_mm` with `sequence`, the crab at `crab`.
+    pub fn new(seed: u64, sequence: &str, crab: usize) -> Self {
+        use crate::calibrate::curve::ClosedCurve;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let a = rng.random_range(330.0..400.0);
+        let b = a * rng.random_range(0.6..0.8);
+        let rot: f64 = rng.random_range(0.0..std::f64::consts::PI);
+        let w2: f64 = rng.random_range(0.0..0.05);
+        let ph: f64 = rng.random_range(0.0..std::f64::consts::TAU);
+        let centre = PointMm::new(
+            140.0 + rng.random_range(-30.0..30.0),
+            100.0 + rng.random_range(-30.0..30.0),
+        );
+        let pts: Vec<PointMm> = (0..720)
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / 720.0;
+                let r = 1.0 + w2 * (3.0 * t + ph).sin();
+                PointMm::new(a * r * t.cos(), b * r * t.sin()).rotated(rot) + centre
+            })
+            .collect();
+        let curve = ClosedCurve::new(&pts).unwrap();
+        let line = curve.resampled(5.0);
+        let curve = ClosedCurve::new(&line).unwrap();
+        let beads: Vec<crate::games::crash_octopus::Bead> = sequence
+            .parse::<crate::games::crash_octopus::BeadSequence>()
+            .map(|s| s.0)
+            .unwrap_or_default();
+        let mut s = rng.random_range(0.0..curve.perimeter());
+        let mut placed = Vec::new();
+        let mut crab_s = s;
+        for (i, &bead) in beads.iter().enumerate() {
+            if i == crab {
+                s += rng.random_range(1.0..4.0) + 10.0;
+                crab_s = s;
+                s += 10.0 + rng.random_range(1.0..4.0);
+            } else if i > 0 {
+                s += rng.random_range(0.0..1.2);
+            }
+            s += 5.0;
+            placed.push((bead, curve.point_at(s)));
+            s += 5.0;
+        }
+        if crab >= beads.len() {
+            s += rng.random_range(1.0..4.0) + 10.0;
+            crab_s = s;
+        }
+        let t = curve.tangent_at(crab_s, 2.0);
+        Self {
+            line,
+            beads: placed,
+            crab: crab.min(beads.len()),
+            crab_centre: curve.point_at(crab_s),
+            crab_angle: t.y.atan2(t.x),
+        }
+    }
+
+    /// The string, beads and crab as layers.
+    pub fn layers(&self) -> Vec<TextureLayer> {
+        let (mut min, mut max) = (PointMm::new(f64::MAX, f64::MAX), PointMm::new(f64::MIN, f64::MIN));
+        for p in &self.line {
+            min = PointMm::new(min.x.min(p.x), min.y.min(p.y));
+            max = PointMm::new(max.x.max(p.x), max.y.max(p.y));
+        }
+        let pad = PointMm::new(30.0, 30.0);
+        let Ok(grid) = RectifyGrid::covering(min - pad, max + pad, 1.0 / LAYER_PX_PER_MM) else {
+            return Vec::new();
+        };
+        let px = |p: PointMm| {
+            let q = grid.mm_to_px(p);
+            core::Point::new((q.x * 16.0).round() as i32, (q.y * 16.0).round() as i32)
+        };
+        let new_layer = |h: f64| TextureLayer {
+            image: Mat::new_rows_cols_with_default(
+                grid.height as i32,
+                grid.width as i32,
+                core::CV_8UC3,
+                Scalar::all(0.0),
+            )
+            .unwrap_or_default(),
+            mask: Mat::new_rows_cols_with_default(
+                grid.height as i32,
+                grid.width as i32,
+                core::CV_8UC1,
+                Scalar::all(0.0),
+            )
+            .unwrap_or_default(),
+            grid,
+            height_mm: h,
+        };
+        let l = LAYER_PX_PER_MM;
+        // The cord: a 4 mm band, lighter along its top.
+        let mut string = new_layer(2.0);
+        let poly: Vector<core::Point> = self.line.iter().map(|&p| px(p)).collect();
+        let mut polys: Vector<Vector<core::Point>> = Vector::new();
+        polys.push(poly);
+        for (width_mm, shade) in [(4.0, 0.8), (2.4, 1.0)] {
+            let c = Scalar::new(0xD6 as f64 * shade, 0x6F as f64 * shade, 0x2C as f64 * shade, 0.0);
+            let _ = imgproc::polylines(
+                &mut string.image,
+                &polys,
+                true,
+                c,
+                (width_mm * l) as i32,
+                imgproc::LINE_8,
+                4,
+            );
+            let _ = imgproc::polylines(
+                &mut string.mask,
+                &polys,
+                true,
+                Scalar::all(255.0),
+                (4.0 * l) as i32,
+                imgproc::LINE_8,
+                4,
+            );
+        }
+        let mut beads = new_layer(5.0);
+        for (bead, p) in &self.beads {
+            let base = match bead {
+                crate::games::crash_octopus::Bead::Blue => [0xBF as f64, 0x4F as f64, 0x1F as f64],
+                crate::games::crash_octopus::Bead::Black => [0x15 as f64, 0x15 as f64, 0x15 as f64],
+            };
+            for (r_mm, shade) in [(5.0, 0.75), (3.5, 0.9), (2.0, 1.1)] {
+                let c = Scalar::new(base[0] * shade, base[1] * shade, base[2] * shade, 0.0);
+                let _ = imgproc::circle(
+                    &mut beads.image,
+                    px(*p),
+                    (r_mm * l * 16.0) as i32,
+                    c,
+                    -1,
+                    imgproc::LINE_8,
+                    4,
+                );
+            }
+            let _ = imgproc::circle(
+                &mut beads.mask,
+                px(*p),
+                (5.0 * l * 16.0) as i32,
+                Scalar::all(255.0),
+                -1,
+                imgproc::LINE_8,
+                4,
+            );
+        }
+        let mut crab = new_layer(6.0);
+        let size = core::Size::new((10.0 * l * 16.0) as i32, (13.0 * l * 16.0) as i32);
+        let angle = self.crab_angle.to_degrees();
+        let _ = imgproc::ellipse(
+            &mut crab.image,
+            px(self.crab_centre),
+            size,
+            angle,
+            0.0,
+            360.0,
+            Scalar::new(0x2D as f64, 0x55 as f64, 0xE2 as f64, 0.0),
+            -1,
+            imgproc::LINE_8,
+            4,
+        );
+        let _ = imgproc::ellipse(
+            &mut crab.mask,
+            px(self.crab_centre),
+            size,
+            angle,
+            0.0,
+            360.0,
+            Scalar::all(255.0),
+            -1,
+            imgproc::LINE_8,
+            4,
+        );
+        vec![crab, beads, string]
+    }
+
+    /// The set-up seen by `cam`.
+    pub fn capture(&self, cam: &Camera, seed: u64) -> Mat {
+        let layers = self.layers();
+        let refs: Vec<&dyn TableLayer> = layers.iter().map(|l| l as &dyn TableLayer).collect();
+        render(cam, &refs, seed)
+    }
 }
