@@ -28,15 +28,19 @@ const FOCAL_PRIOR_TILT_SIN2: f64 = 0.01;
 /// Plausible horizontal fields of view for a webcam; an estimate outside is not trusted.
 const MIN_HFOV_DEG: f64 = 20.0;
 const MAX_HFOV_DEG: f64 = 130.0;
-/// Fewer board corners than this cannot give a pose worth having.
-pub const MIN_POSE_POINTS: usize = 6;
-/// With fewer views than this the principal point is held at the image centre.
+/// A planar pose needs at least four points (IPPE); the board pipeline asks for more.
+pub const MIN_POSE_POINTS: usize = 4;
+/// With fewer views than this the principal point is held at the image centre, and k2 at 0.
 const MIN_VIEWS_FOR_PRINCIPAL_POINT: usize = 4;
+/// k2 (the fourth-order radial term) is fitted only when some corner lies at least this far out,
+/// as a fraction of the half-diagonal: without corners near the frame's edges it is unconstrained
+/// and extrapolates wildly (seen: k2 = -1.2 from views covering the middle of the frame).
+const K2_MIN_COVERAGE: f64 = 0.75;
 
 /// The pose or intrinsics could not be estimated.
 #[derive(Debug, thiserror::Error)]
 pub enum PoseError {
-    #[error("need at least {MIN_POSE_POINTS} board corners for the camera pose, got {0}")]
+    #[error("need at least {MIN_POSE_POINTS} points for the camera pose, got {0}")]
     TooFewPoints(usize),
     #[error("the board seems to be seen from below the table; the corners are inconsistent")]
     BelowTable,
@@ -258,6 +262,9 @@ pub fn calibrate_intrinsics(
     if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT {
         flags |= calib3d::CALIB_FIX_PRINCIPAL_POINT;
     }
+    if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT || coverage(&used, width, height) < K2_MIN_COVERAGE {
+        flags |= calib3d::CALIB_FIX_K2;
+    }
     let mut rvecs: Vector<Mat> = Vector::new();
     let mut tvecs: Vector<Mat> = Vector::new();
     let criteria = TermCriteria::new(core::TermCriteria_COUNT + core::TermCriteria_EPS, 100, 1e-10)?;
@@ -298,6 +305,18 @@ pub fn calibrate_intrinsics(
         rms_px,
         views: used.len(),
     })
+}
+
+/// How far out the views' corners reach: the largest distance from the image centre as a
+/// fraction of the half-diagonal.
+fn coverage(views: &[&BoardView], width: u32, height: u32) -> f64 {
+    let (cx, cy) = (width as f64 / 2.0, height as f64 / 2.0);
+    let half_diagonal = cx.hypot(cy);
+    views
+        .iter()
+        .flat_map(|v| v.image.iter())
+        .map(|p| (p.x - cx).hypot(p.y - cy) / half_diagonal)
+        .fold(0.0, f64::max)
 }
 
 /// The tilt of the camera's optical axis from straight down, degrees.
@@ -377,17 +396,27 @@ mod tests {
     fn lens_calibration_from_several_views() {
         let mut views = Vec::new();
         let mut truth = None;
-        for (tilt, yaw) in [
-            (25.0, 0.0),
-            (30.0, 90.0),
-            (20.0, 200.0),
-            (35.0, 300.0),
-            (10.0, 45.0),
-        ] {
+        // The board seen near the middle and near each corner of the frame.
+        let aims = [
+            (25.0, 0.0, 0.0, 0.0),
+            (30.0, 90.0, 260.0, 150.0),
+            (20.0, 200.0, -260.0, 150.0),
+            (35.0, 300.0, 260.0, -150.0),
+            (10.0, 45.0, -260.0, -150.0),
+            (28.0, 150.0, 0.0, 160.0),
+        ];
+        for (tilt, yaw, dx, dy) in aims {
             let mut cam = camera(tilt, yaw, 65.0);
+            // Moving the camera sideways (in its own frame) puts the board off-centre.
+            cam.pose.tvec = [cam.pose.tvec[0] + dx, cam.pose.tvec[1] + dy, cam.pose.tvec[2]];
             cam.intrinsics.distortion = [-0.08, 0.02, 0.0, 0.0, 0.0];
             let table: Vec<PointMm> = corners();
-            let image = table.iter().map(|&p| cam.project_table(p).unwrap()).collect();
+            let image: Vec<PointPx> = table.iter().map(|&p| cam.project_table(p).unwrap()).collect();
+            assert!(
+                image
+                    .iter()
+                    .all(|p| p.x > 0.0 && p.y > 0.0 && p.x < 1280.0 && p.y < 720.0)
+            );
             views.push(BoardView { table, image });
             truth = Some(cam);
         }

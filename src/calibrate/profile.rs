@@ -43,7 +43,8 @@ pub enum Method {
     /// The ChArUco board plus several board views (`--intrinsics`): calibrated intrinsics with
     /// lens distortion.
     CharucoMultiView,
-    /// No board: four clicked image points of a known rectangle. Homography only, no camera pose.
+    /// No board: four clicked image points of a known rectangle. The homography comes from them;
+    /// the camera (when present) is a rough estimate from the same four points.
     FourPoints,
 }
 
@@ -157,7 +158,7 @@ pub struct Profile {
     pub image_size: ImageSize,
     /// Table mm -> undistorted pixels (see the module conventions).
     pub homography: Homography,
-    /// Intrinsics and pose, when they could be estimated (not with four points).
+    /// Intrinsics and pose, when they could be estimated.
     #[serde(default)]
     pub camera: Option<Camera>,
     /// RMS distance in px between the detected board corners (or the four points) and where the

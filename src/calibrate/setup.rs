@@ -11,6 +11,7 @@ use super::colour::WhiteBalance;
 use super::counter::{self, CounterError, CounterReading};
 use super::homography::HomographyFit;
 use super::ocean::{self, OceanFit};
+use super::pose;
 use super::profile::{
     CalibrationSource, FORMAT_VERSION, FocalSource, ImageSize, Method, Profile, ReferenceImage, now_rfc3339,
 };
@@ -61,7 +62,9 @@ pub fn profile_from_board(cal: &BoardCalibration, spec: &BoardSpec) -> Profile {
     p
 }
 
-/// A profile from four clicked corners of a `rect_mm` rectangle (no camera pose).
+/// A profile from four clicked corners of a `rect_mm` rectangle. The camera is estimated from
+/// those four points too (focal length from their homography, pose by IPPE): rougher than from
+/// the board, but it lets heights be corrected; `None` when the points cannot give one.
 pub fn profile_from_four_points(
     fit: &HomographyFit,
     points_px: [PointPx; 4],
@@ -69,21 +72,34 @@ pub fn profile_from_four_points(
     width: u32,
     height: u32,
 ) -> Profile {
+    let estimate = pose::focal_from_homography(&fit.homography, width, height);
+    let view = pose::BoardView {
+        table: vec![
+            PointMm::new(0.0, 0.0),
+            PointMm::new(rect_mm[0], 0.0),
+            PointMm::new(rect_mm[0], rect_mm[1]),
+            PointMm::new(0.0, rect_mm[1]),
+        ],
+        image: points_px.to_vec(),
+    };
+    let intrinsics = pose::centred_intrinsics(width, height, estimate.f_px);
+    let camera = pose::solve_pose(&view, &intrinsics).ok().map(|f| f.camera);
     let mut p = Profile {
         format_version: FORMAT_VERSION,
         created: now_rfc3339(),
         method: Method::FourPoints,
         image_size: ImageSize { width, height },
         homography: fit.homography.clone(),
-        camera: None,
         reprojection_px: fit.rms_px,
         mm_per_px: 0.0,
         board: None,
         source: CalibrationSource {
             points_px: Some(points_px),
             rect_mm: Some(rect_mm),
+            focal: camera.as_ref().map(|_| estimate.source),
             ..Default::default()
         },
+        camera,
         ocean: None,
         counter: None,
         reference: None,
@@ -290,6 +306,41 @@ mod tests {
             }
             assert!(profile.reference.is_some());
             assert!(got.reference.image.cols() > 600);
+        }
+    }
+}
+#[cfg(test)]
+mod write_samples {
+    use super::*;
+    use crate::calibrate::testscene::{SceneCamera, StringScene, board_capture};
+    /// Writes sample captures for trying the CLI by hand: OCTOREF_SAMPLES=dir.
+    #[test]
+    #[ignore]
+    fn write_sample_captures() {
+        let dir = std::env::var("OCTOREF_SAMPLES").unwrap_or_else(|_| "/tmp/octoref_samples".into());
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = BoardSpec::default();
+        let cam = SceneCamera::looking_at_board(22.0, 120.0, 1150.0, 70.0).camera();
+        opencv::imgcodecs::imwrite_def(format!("{dir}/board.png"), &board_capture(&cam, &spec, 1)).unwrap();
+        let scene = StringScene::new(3, "BBBKBBBKBBKBBKKK", 0);
+        opencv::imgcodecs::imwrite_def(format!("{dir}/empty.png"), &scene.capture(&cam, 2)).unwrap();
+        let flat = SceneCamera::looking_at_board(20.0, 0.0, 1150.0, 70.0).camera();
+        opencv::imgcodecs::imwrite_def(
+            format!("{dir}/blank.png"),
+            &crate::calibrate::testscene::blank_capture(&flat, 3),
+        )
+        .unwrap();
+        for (i, (tilt, yaw)) in [(30.0, 10.0), (25.0, 100.0), (35.0, 200.0), (15.0, 290.0)]
+            .iter()
+            .enumerate()
+        {
+            let mut sc = SceneCamera::looking_at_board(*tilt, *yaw, 700.0, 70.0);
+            sc.distortion = [0.0; 5];
+            opencv::imgcodecs::imwrite_def(
+                format!("{dir}/view{i}.png"),
+                &board_capture(&sc.camera(), &spec, 10 + i as u64),
+            )
+            .unwrap();
         }
     }
 }
