@@ -45,6 +45,9 @@ const MAX_INNER_GAP_MM: f64 = 8.0;
 const MIN_RUN_FRACTION: f64 = 0.6;
 /// Side samples darker than this (relative to the table) count as on a bead.
 const SOLID_MAX_REL_BRIGHTNESS: f64 = 0.6;
+/// The table beside the string is looked at this far from its centre line (beyond a bead and
+/// the crab's half-width).
+const LOCAL_TABLE_OFFSET_MM: f64 = 16.0;
 /// Around the profile's bead run, how far beyond its ends the crab may be looked for.
 const CRAB_SEARCH_MARGIN_MM: f64 = 40.0;
 /// Fewer crab samples than this (mm of string) is "no crab seen".
@@ -148,34 +151,59 @@ impl Sampler<'_> {
         colour::sample_bgr(&self.view.image, q.x, q.y)
     }
 
-    fn class_at(&self, p: PointMm, height_mm: f64) -> Option<ColourClass> {
-        Some(self.wb.classify(self.bgr_at(p, height_mm)?))
+    /// The colour class at a raised point, judging "black" against the local table level.
+    fn class_at(&self, p: PointMm, height_mm: f64, local: f64) -> Option<ColourClass> {
+        let bgr = self.bgr_at(p, height_mm)?;
+        Some(match self.wb.classify(bgr) {
+            ColourClass::Blue => ColourClass::Blue,
+            ColourClass::Red => ColourClass::Red,
+            _ if self.wb.relative_brightness(bgr) < colour::BLACK_MAX_REL * local => ColourClass::Black,
+            other => other,
+        })
     }
 
     /// A side sample is on a bead (or the crab) when it has a bead colour or is clearly darker
-    /// than the table (a black bead's edge blurred with the table).
-    fn solid_at(&self, p: PointMm, height_mm: f64) -> bool {
+    /// than the table next to it (a black bead's edge blurred with the table).
+    fn solid_at(&self, p: PointMm, height_mm: f64, local: f64) -> bool {
         let Some(bgr) = self.bgr_at(p, height_mm) else {
             return false;
         };
         matches!(
-            self.wb.classify(bgr),
-            ColourClass::Blue | ColourClass::Black | ColourClass::Red
-        ) || self.wb.relative_brightness(bgr) < SOLID_MAX_REL_BRIGHTNESS
+            self.class_at(p, height_mm, local),
+            Some(ColourClass::Blue | ColourClass::Black | ColourClass::Red)
+        ) || self.wb.relative_brightness(bgr) < SOLID_MAX_REL_BRIGHTNESS * local
+    }
+
+    /// The table's brightness beside the string at `c` (relative to the whole view's table), so
+    /// that shadows do not turn the table "dark"; 1 when nothing beside the string is seen.
+    fn local_level(&self, c: PointMm, n: PointMm) -> f64 {
+        let levels: Vec<f64> = [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM]
+            .iter()
+            .filter_map(|&d| self.bgr_at(c + n * d, 0.0))
+            .filter(|&bgr| self.wb.blueness(bgr).abs() < colour::BLUE_MIN)
+            .map(|bgr| self.wb.relative_brightness(bgr))
+            .collect();
+        if levels.is_empty() {
+            1.0
+        } else {
+            levels.iter().copied().fold(0.0, f64::max).min(1.0)
+        }
     }
 
     fn label_at(&self, line: &ClosedCurve, s: f64) -> Label {
         let c = line.point_at(s);
         let n = line.normal_at(s, 2.0);
         let h = BEAD_CENTRE_HEIGHT_MM;
-        let centre = self.class_at(c, h);
+        let local = self.local_level(c, n);
+        let centre = self.class_at(c, h, local);
         let left = c + n * SIDE_OFFSET_MM;
         let right = c - n * SIDE_OFFSET_MM;
-        let red = |p: PointMm| self.class_at(p, h) == Some(ColourClass::Red);
+        let red = |p: PointMm| self.class_at(p, h, local) == Some(ColourClass::Red);
+        let solid = |p: PointMm| self.solid_at(p, h, local);
         match centre {
             Some(ColourClass::Red) if red(left) || red(right) => Label::Crab,
-            Some(ColourClass::Black) if self.solid_at(left, h) && self.solid_at(right, h) => Label::Black,
-            Some(ColourClass::Blue) if self.solid_at(left, h) && self.solid_at(right, h) => Label::Blue,
+            Some(ColourClass::Black) if solid(left) && solid(right) => Label::Black,
+            Some(ColourClass::Blue) if solid(left) && solid(right) => Label::Blue,
             Some(ColourClass::Blue) => Label::Cord,
             _ => Label::Nothing,
         }
@@ -465,8 +493,10 @@ fn merged_runs_linear(labels: &[Label], is_in: impl Fn(Label) -> bool, max_gap: 
     out
 }
 
-/// Where the crab stands now, given the counter's layout from the profile (its beads do not
-/// move during a game): returns the number of beads on its start side and its arc position.
+/// Where the crab stands now, given the counter's layout from the profile. The counter is read
+/// afresh (the crab's move shifts the beads it passed), with the profile's bead count and
+/// direction; when the run cannot be read (a hand or a piece over it), the crab alone is looked
+/// for around the profile's beads and counted against their profile positions.
 /// `string` must be the profile's ocean polygon, whose vertex order runs from start to finish.
 pub fn locate_crab(
     view: &Rectified,
@@ -475,6 +505,17 @@ pub fn locate_crab(
     wb: &WhiteBalance,
     layout: &CounterLayout,
 ) -> Result<CounterReport, CounterError> {
+    let count = layout.report.beads.len();
+    if let Ok(reading) = read_counter(view, string, profile, wb, count) {
+        // The profile's polygon runs start -> finish, so a reading that runs the other way
+        // counted its crab from the finish.
+        let crab = if reading.forward {
+            reading.crab
+        } else {
+            count - reading.crab
+        };
+        return Ok(CounterReport::new(layout.report.beads.clone(), crab));
+    }
     let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
     let (Some(&first), Some(&last)) = (layout.bead_arc_mm.first(), layout.bead_arc_mm.last()) else {
         return Err(CounterError::NoBeads {
@@ -546,4 +587,31 @@ mod tests {
         // [7, 9) and [0, 4) join across the wrap (one Nothing at index 9).
         assert!(r.contains(&Span { start: 7, end: 14 }), "{r:?}");
     }
+}
+
+/// Test aid: the labels along `[from, to)` as letters (B, K, C, -, .).
+#[cfg(test)]
+#[allow(dead_code)]
+pub(crate) fn debug_labels(
+    view: &Rectified,
+    string: &PolygonMm,
+    profile: &Profile,
+    wb: &WhiteBalance,
+    from: f64,
+    to: f64,
+) -> String {
+    let line = ClosedCurve::from_polygon(string).unwrap();
+    let sampler = Sampler { view, profile, wb };
+    let n = ((to - from) / SAMPLE_STEP_MM) as usize;
+    (0..n)
+        .map(
+            |i| match sampler.label_at(&line, from + i as f64 * SAMPLE_STEP_MM) {
+                Label::Blue => 'B',
+                Label::Black => 'K',
+                Label::Crab => 'C',
+                Label::Cord => '-',
+                Label::Nothing => '.',
+            },
+        )
+        .collect()
 }

@@ -306,9 +306,105 @@ mod tests {
             }
             assert!(profile.reference.is_some());
             assert!(got.reference.image.cols() > 600);
+
+            // Later in the game the crab has walked: the profile's layout finds it.
+            let moved = (crab + 7) % 17;
+            let frame = StringScene::new(seed, seq, moved).capture(&cam, seed + 200);
+            let grid = profile.reference.as_ref().unwrap().grid;
+            let view = crate::calibrate::rectify::Rectifier::new(&profile, grid)
+                .unwrap()
+                .rectify(&frame)
+                .unwrap();
+            let wb = WhiteBalance::estimate(&view.image, None).unwrap();
+            let ocean = &profile.ocean.as_ref().unwrap().polygon_mm;
+            let now = counter::locate_crab(&view, ocean, &profile, &wb, layout).unwrap();
+            assert_eq!(now.crab, moved, "seed {seed}");
+            assert_eq!(now.beads.to_string(), seq);
         }
     }
 }
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use crate::calibrate::charuco;
+    use crate::calibrate::testscene::{SceneCamera, StringScene, board_capture};
+
+    #[test]
+    fn ocean_and_counter_survive_things_across_the_string_and_shadows() {
+        let spec = BoardSpec::default();
+        let cam = SceneCamera::looking_at_board(18.0, 250.0, 1150.0, 70.0).camera();
+        let cal = charuco::calibrate(&spec, &board_capture(&cam, &spec, 21), &[]).unwrap();
+        let mut profile = profile_from_board(&cal, &spec);
+        let mut scene = StringScene::new(21, "BBBKBBBKBBKBBKKK", 3);
+        let line = ClosedCurve::new(&scene.line).unwrap();
+        // A 40 mm wide box lying across the string far from the counter, and two shadows: one
+        // over the string, one over the counter.
+        let (far, _) = line.project(scene.beads[8].1);
+        let s_box = far + line.perimeter() / 2.0;
+        let t = line.tangent_at(s_box, 2.0);
+        scene
+            .occluders
+            .push((line.point_at(s_box), 40.0, t.y.atan2(t.x) + 1.5708));
+        scene.shadows.push((line.point_at(s_box + 300.0), 60.0, 0.5));
+        scene.shadows.push((scene.beads[5].1, 45.0, 0.6));
+        let empty = scene.capture(&cam, 22);
+        let got = add_setup(&mut profile, &empty, 16, "ref.png").unwrap();
+        let d: Vec<f64> = got
+            .ocean
+            .polygon_mm
+            .points()
+            .iter()
+            .map(|&p| line.project(p).1)
+            .collect();
+        let mean = d.iter().sum::<f64>() / d.len() as f64;
+        let max = d.iter().copied().fold(0.0, f64::max);
+        assert!(mean < 1.0 && max < 4.0, "mean {mean:.2} max {max:.2}");
+        assert!(
+            got.ocean.longest_gap_mm >= 14.0,
+            "the box hid the cord: {}",
+            got.ocean.longest_gap_mm
+        );
+        let c = got.counter.unwrap();
+        assert_eq!(c.beads.to_string(), "BBBKBBBKBBKBBKKK");
+        assert_eq!(c.crab, 3);
+    }
+
+    #[test]
+    fn an_open_string_is_not_an_ocean() {
+        let spec = BoardSpec::default();
+        let cam = SceneCamera::looking_at_board(10.0, 0.0, 1150.0, 70.0).camera();
+        let cal = charuco::calibrate(&spec, &board_capture(&cam, &spec, 31), &[]).unwrap();
+        let mut profile = profile_from_board(&cal, &spec);
+        let mut scene = StringScene::new(31, "BBBKBBBKBBKBBKKK", 0);
+        // An 80 mm gap: the loop is not closed.
+        let line = ClosedCurve::new(&scene.line).unwrap();
+        let (s0, _) = line.project(scene.beads[0].1);
+        let s_gap = line.wrap(s0 + line.perimeter() / 2.0);
+        let keep: Vec<PointMm> = scene
+            .line
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let d = line.wrap(line.project(p).0 - s_gap);
+                d.min(line.perimeter() - d) > 40.0
+            })
+            .collect();
+        // Rotate so the gap falls between the last point and the first.
+        let cut = (1..keep.len())
+            .max_by(|&a, &b| {
+                keep[a]
+                    .distance(keep[a - 1])
+                    .total_cmp(&keep[b].distance(keep[b - 1]))
+            })
+            .unwrap();
+        scene.line = keep[cut..].iter().chain(&keep[..cut]).copied().collect();
+        scene.closed = false;
+        let empty = scene.capture(&cam, 32);
+        let e = add_setup(&mut profile, &empty, 16, "ref.png").unwrap_err();
+        assert!(e.to_string().contains("no closed string loop"), "{e}");
+    }
+}
+
 #[cfg(test)]
 mod write_samples {
     use super::*;

@@ -133,6 +133,17 @@ fn bilinear_grey(img: &Mat, u: f64, v: f64) -> Option<f64> {
 /// Renders what `cam` sees of the table with `layers` on it (higher layers hide lower ones; at
 /// equal heights the first wins).
 pub fn render(cam: &Camera, layers: &[&dyn TableLayer], seed: u64) -> Mat {
+    render_shaded(cam, layers, &|_| 1.0, seed)
+}
+
+/// [`render`] with a light factor per table point (shadows: below 1), applied to whatever is
+/// seen where the ray meets the table.
+pub fn render_shaded(
+    cam: &Camera,
+    layers: &[&dyn TableLayer],
+    light: &dyn Fn(PointMm) -> f64,
+    seed: u64,
+) -> Mat {
     let k = &cam.intrinsics;
     let (w, h) = (k.width as i32, k.height as i32);
     let big_k = Intrinsics {
@@ -167,7 +178,8 @@ pub fn render(cam: &Camera, layers: &[&dyn TableLayer], seed: u64) -> Mat {
                 .iter()
                 .find_map(|l| l.colour(big.unproject_at_height(ray, l.height_mm())?))
                 .unwrap_or_else(|| table_colour(p));
-            *px = Vec3b::from(c.map(|v| v.clamp(0.0, 255.0) as u8));
+            let k = light(p);
+            *px = Vec3b::from(c.map(|v| (v * k).clamp(0.0, 255.0) as u8));
         }
     }
     let mut small = Mat::default();
@@ -239,6 +251,12 @@ pub struct StringScene {
     pub crab: usize,
     pub crab_centre: PointMm,
     pub crab_angle: f64,
+    /// Grey boxes lying across the string (centre, length across, angle), 15 mm wide, 10 mm high.
+    pub occluders: Vec<(PointMm, f64, f64)>,
+    /// Soft round shadows (centre, radius, light factor inside).
+    pub shadows: Vec<(PointMm, f64, f64)>,
+    /// False draws the line as an open polyline (a loop with a gap).
+    pub closed: bool,
 }
 
 impl StringScene {
@@ -296,6 +314,9 @@ impl StringScene {
             crab: crab.min(beads.len()),
             crab_centre: curve.point_at(crab_s),
             crab_angle: t.y.atan2(t.x),
+            occluders: Vec::new(),
+            shadows: Vec::new(),
+            closed: true,
         }
     }
 
@@ -343,7 +364,7 @@ impl StringScene {
             let _ = imgproc::polylines(
                 &mut string.image,
                 &polys,
-                true,
+                self.closed,
                 c,
                 (width_mm * l) as i32,
                 imgproc::LINE_8,
@@ -352,7 +373,7 @@ impl StringScene {
             let _ = imgproc::polylines(
                 &mut string.mask,
                 &polys,
-                true,
+                self.closed,
                 Scalar::all(255.0),
                 (4.0 * l) as i32,
                 imgproc::LINE_8,
@@ -414,13 +435,46 @@ impl StringScene {
             imgproc::LINE_8,
             4,
         );
-        vec![crab, beads, string]
+        let mut things = new_layer(10.0);
+        for &(c, len, angle) in &self.occluders {
+            let rect = core::RotatedRect::new(
+                core::Point2f::new((grid.mm_to_px(c).x) as f32, (grid.mm_to_px(c).y) as f32),
+                core::Size2f::new((len * l) as f32, (15.0 * l) as f32),
+                angle.to_degrees() as f32,
+            );
+            let Ok(rect) = rect else { continue };
+            let mut pts = [core::Point2f::default(); 4];
+            let _ = rect.points(&mut pts);
+            let poly: Vector<core::Point> = pts
+                .iter()
+                .map(|p| core::Point::new(p.x.round() as i32, p.y.round() as i32))
+                .collect();
+            let _ = imgproc::fill_convex_poly(
+                &mut things.image,
+                &poly,
+                Scalar::new(120.0, 128.0, 135.0, 0.0),
+                imgproc::LINE_8,
+                0,
+            );
+            let _ =
+                imgproc::fill_convex_poly(&mut things.mask, &poly, Scalar::all(255.0), imgproc::LINE_8, 0);
+        }
+        vec![things, crab, beads, string]
     }
 
     /// The set-up seen by `cam`.
     pub fn capture(&self, cam: &Camera, seed: u64) -> Mat {
         let layers = self.layers();
         let refs: Vec<&dyn TableLayer> = layers.iter().map(|l| l as &dyn TableLayer).collect();
-        render(cam, &refs, seed)
+        let shadows = self.shadows.clone();
+        let light = move |p: PointMm| {
+            shadows.iter().fold(1.0, |k, &(c, r, f)| {
+                // Full shadow inside 0.8 r, fading out to r.
+                let d = p.distance(c) / r;
+                let t = ((d - 0.8) / 0.2).clamp(0.0, 1.0);
+                k * (f + (1.0 - f) * t)
+            })
+        };
+        render_shaded(cam, &refs, &light, seed)
     }
 }
