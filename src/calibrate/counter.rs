@@ -588,30 +588,3 @@ mod tests {
         assert!(r.contains(&Span { start: 7, end: 14 }), "{r:?}");
     }
 }
-
-/// Test aid: the labels along `[from, to)` as letters (B, K, C, -, .).
-#[cfg(test)]
-#[allow(dead_code)]
-pub(crate) fn debug_labels(
-    view: &Rectified,
-    string: &PolygonMm,
-    profile: &Profile,
-    wb: &WhiteBalance,
-    from: f64,
-    to: f64,
-) -> String {
-    let line = ClosedCurve::from_polygon(string).unwrap();
-    let sampler = Sampler { view, profile, wb };
-    let n = ((to - from) / SAMPLE_STEP_MM) as usize;
-    (0..n)
-        .map(
-            |i| match sampler.label_at(&line, from + i as f64 * SAMPLE_STEP_MM) {
-                Label::Blue => 'B',
-                Label::Black => 'K',
-                Label::Crab => 'C',
-                Label::Cord => '-',
-                Label::Nothing => '.',
-            },
-        )
-        .collect()
-}

@@ -342,9 +342,11 @@ mod robustness {
         let (far, _) = line.project(scene.beads[8].1);
         let s_box = far + line.perimeter() / 2.0;
         let t = line.tangent_at(s_box, 2.0);
-        scene
-            .occluders
-            .push((line.point_at(s_box), 40.0, t.y.atan2(t.x) + 1.5708));
+        scene.occluders.push((
+            line.point_at(s_box),
+            40.0,
+            t.y.atan2(t.x) + std::f64::consts::FRAC_PI_2,
+        ));
         scene.shadows.push((line.point_at(s_box + 300.0), 60.0, 0.5));
         scene.shadows.push((scene.beads[5].1, 45.0, 0.6));
         let empty = scene.capture(&cam, 22);
