@@ -189,3 +189,75 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod lens_tests {
+    use super::*;
+    use crate::calibrate::testscene::{self, SceneCamera};
+    use crate::table::PointMm;
+
+    /// Worst table-point error (mm) over a grid of points the camera sees, mapping pixels back
+    /// with the calibration.
+    fn worst_error(cal: &BoardCalibration, cam: &crate::table::Camera) -> f64 {
+        let mut worst: f64 = 0.0;
+        for x in (-300..=580).step_by(20) {
+            for y in (-250..=450).step_by(20) {
+                let p = PointMm::new(x as f64, y as f64);
+                let Some(px) = cam.project_table(p) else { continue };
+                if px.x < 20.0 || px.y < 20.0 || px.x > 1260.0 || px.y > 700.0 {
+                    continue;
+                }
+                let k = &cal.camera.intrinsics;
+                let (nx, ny) = k.undistort_to_normalised(px);
+                let ideal = PointPx::new(k.fx * nx + k.cx, k.fy * ny + k.cy);
+                worst = worst.max(cal.homography.to_mm(ideal).unwrap().distance(p));
+            }
+        }
+        worst
+    }
+
+    #[test]
+    fn lens_views_undo_barrel_distortion() {
+        let spec = BoardSpec::default();
+        let distortion = [-0.12, 0.03, 0.0, 0.0, 0.0];
+        let mut main = SceneCamera::looking_at_board(20.0, 30.0, 1100.0, 70.0);
+        main.distortion = distortion;
+        let cam = main.camera();
+        let board = testscene::board_capture(&cam, &spec, 41);
+        // The same camera, the board moved around: seen closer, off-centre, tilted.
+        let mut lens = Vec::new();
+        for (i, (tilt, yaw, dx, dy)) in [
+            (25.0, 10.0, 330.0, 170.0),
+            (30.0, 100.0, -330.0, 170.0),
+            (20.0, 200.0, 330.0, -170.0),
+            (35.0, 290.0, -330.0, -170.0),
+            (15.0, 45.0, 0.0, 0.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut sc = SceneCamera::looking_at_board(tilt, yaw, 750.0, 70.0);
+            sc.distortion = distortion;
+            let mut c = sc.camera();
+            c.pose.tvec = [c.pose.tvec[0] + dx, c.pose.tvec[1] + dy, c.pose.tvec[2]];
+            lens.push((
+                format!("view{i}"),
+                testscene::board_capture(&c, &spec, 50 + i as u64),
+            ));
+        }
+        let single = calibrate(&spec, &board, &[]).unwrap();
+        let multi = calibrate(&spec, &board, &lens).unwrap();
+        assert_eq!(multi.method, Method::CharucoMultiView);
+        let (e1, e2) = (worst_error(&single, &cam), worst_error(&multi, &cam));
+        assert!(multi.reprojection_px < 0.5 && multi.pose_reprojection_px < 0.5);
+        assert!(
+            (multi.camera.intrinsics.distortion[0] - distortion[0]).abs() < 0.03,
+            "{:?}",
+            multi.camera.intrinsics
+        );
+        assert!(
+            e2 < 3.0 && e2 < e1 / 2.0,
+            "single view {e1:.2} mm, with lens views {e2:.2} mm"
+        );
+    }
+}

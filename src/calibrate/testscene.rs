@@ -165,18 +165,31 @@ pub fn render_shaded(
     order.sort_by(|a, b| b.height_mm().total_cmp(&a.height_mm()));
     let mut img =
         Mat::new_rows_cols_with_default(bh, bw, core::CV_8UC3, Scalar::all(0.0)).unwrap_or_default();
+    let r_inv = big.pose.rotation().inverse();
+    let centre = big.pose.camera_centre();
+    // Where the ray through a big pixel meets the plane `h` above the table.
+    let at_height = |dir: &Vector3<f64>, h: f64| -> Option<PointMm> {
+        if dir.z.abs() < 1e-12 {
+            return None;
+        }
+        let s = (-h - centre.z) / dir.z;
+        (s > 0.0).then(|| PointMm::new(centre.x + s * dir.x, centre.y + s * dir.y))
+    };
     for y in 0..bh {
         let Ok(row) = img.at_row_mut::<Vec3b>(y) else {
             continue;
         };
         for (x, px) in row.iter_mut().enumerate() {
-            let ray = crate::table::PointPx::new(x as f64, y as f64);
-            let Some(p) = big.unproject_at_height(ray, 0.0) else {
+            let (xn, yn) = big
+                .intrinsics
+                .undistort_to_normalised(crate::table::PointPx::new(x as f64, y as f64));
+            let dir = r_inv * Vector3::new(xn, yn, 1.0);
+            let Some(p) = at_height(&dir, 0.0) else {
                 continue;
             };
             let c = order
                 .iter()
-                .find_map(|l| l.colour(big.unproject_at_height(ray, l.height_mm())?))
+                .find_map(|l| l.colour(at_height(&dir, l.height_mm())?))
                 .unwrap_or_else(|| table_colour(p));
             let k = light(p);
             *px = Vec3b::from(c.map(|v| (v * k).clamp(0.0, 255.0) as u8));
