@@ -41,6 +41,8 @@ const BEAD_EDGE_MM: f64 = BEAD_DIAMETER_MM / 2.0 - 3.57;
 /// Within the counter, stretches of anything else up to this long do not break the run (contact
 /// points between beads, the cord showing next to the crab).
 const MAX_INNER_GAP_MM: f64 = 8.0;
+/// A colour block shorter than this is noise: a bead shows over about 7 mm.
+const MIN_BLOCK_MM: f64 = 3.0;
 /// A counter shorter than this fraction of the expected length is not the counter.
 const MIN_RUN_FRACTION: f64 = 0.6;
 /// Side samples darker than this (relative to the table) count as on a bead.
@@ -301,12 +303,19 @@ fn blocks(run_labels: &[Label], a: usize, b: usize) -> Vec<Block> {
             last = marks[k].0;
             k += 1;
         }
-        out.push(Block {
+        let block = Block {
             bead,
             start_mm: first as f64 * SAMPLE_STEP_MM,
             end_mm: (last + 1) as f64 * SAMPLE_STEP_MM,
             count: 0,
-        });
+        };
+        // A few stray samples (the crab's blurred edge over the cord) are not a bead.
+        if block.end_mm - block.start_mm >= MIN_BLOCK_MM {
+            match out.last_mut() {
+                Some(prev) if prev.bead == bead => prev.end_mm = block.end_mm,
+                _ => out.push(block),
+            }
+        }
     }
     for j in 1..out.len() {
         let mid = (out[j - 1].end_mm + out[j].start_mm) / 2.0;

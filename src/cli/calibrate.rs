@@ -201,23 +201,31 @@ pub fn run(args: &CalibrateArgs) -> CliResult {
     let reference_file = reference_name(&args.out);
     if let Some(path) = &ocean_image {
         let empty = read_image(path)?;
-        let r = setup::add_setup(&mut profile, &empty, DEFAULT_BEAD_COUNT, &reference_file)
-            .map_err(|e| calib_error(path, &e))?;
-        profile.source.ocean_image = Some(path.display().to_string());
-        if let Err(e) = &r.counter {
-            warnings.push(format!(
-                "{}: Octo-Counter not read: {e}; the profile has the ocean but no bead sequence (type it in the app)",
+        match setup::add_setup(&mut profile, &empty, DEFAULT_BEAD_COUNT, &reference_file) {
+            Ok(r) => {
+                profile.source.ocean_image = Some(path.display().to_string());
+                if let Err(e) = &r.counter {
+                    warnings.push(format!(
+                        "{}: Octo-Counter not read: {e}; the profile has the ocean but no bead sequence (type it in the app)",
+                        path.display()
+                    ));
+                }
+                if let Ok(c) = &r.counter
+                    && !c.start_certain
+                {
+                    warnings.push(
+                        "both ends of the bead run have the same colour, so the start (blue end) was guessed: check the bead sequence".into(),
+                    );
+                }
+                reading = Some(r);
+            }
+            // With four points and no --ocean, the --image is only tried for the string.
+            Err(e) if args.ocean.is_none() && !e.is_input_error() => warnings.push(format!(
+                "{}: no ocean read ({e}); pass the set-up capture with --ocean",
                 path.display()
-            ));
+            )),
+            Err(e) => return Err(calib_error(path, &e)),
         }
-        if let Ok(c) = &r.counter
-            && !c.start_certain
-        {
-            warnings.push(
-                "both ends of the bead run have the same colour, so the start (blue end) was guessed: check the bead sequence".into(),
-            );
-        }
-        reading = Some(r);
     } else {
         warnings.push(
             "no --ocean capture: the profile has no ocean, counter or empty-table reference yet; capture the set-up table (string, beads, crab, no pieces) and pass it with --ocean".into(),
