@@ -7,13 +7,8 @@ use super::units::PointMm;
 use crate::games::crash_octopus::{Bead, BeadSequence, PlayerColor, TreasureType};
 use serde::{Deserialize, Serialize};
 
-/// The colour on top of the ink die. "Red" in the rules = the die's pink-red faces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DieTop {
-    Black,
-    Red,
-}
+/// The colour on top of the ink die (the rules' own type: "red" = the pink-red faces).
+pub use crate::games::crash_octopus::DieTop;
 
 /// One piece seen (or, in `truth.json`, placed) on the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
