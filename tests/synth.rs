@@ -207,6 +207,7 @@ fn each_piece_lands_where_the_camera_says() {
     let mut light = scene.light.clone();
     light.key_intensity = 0.0;
     light.ambient_intensity = 0.9;
+    light.contact_shadow = 0.0;
     let options = RenderOptions {
         light: Some(light),
         ..RenderOptions::default()
