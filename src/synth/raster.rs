@@ -247,7 +247,7 @@ impl Raster {
                     let diffuse = (n.dot(&l).max(0.0) as f32) * lit;
                     let half = (l + to_eye).try_normalize(1e-12).unwrap_or(n);
                     let spec = if diffuse > 0.0 {
-                        m.specular * (n.dot(&half).max(0.0) as f32).powf(m.shininess) * lit
+                        m.specular * (n.dot(&half).max(0.0) as f32).powi(m.shininess) * lit
                     } else {
                         0.0
                     };
@@ -286,7 +286,7 @@ impl Raster {
                 };
                 let mm_per_px = view
                     .pixel_to_table(x as f64 + 1.0, y as f64)
-                    .map(|q| q.distance(p))
+                    .map(|q| (q - p).dot(q - p).sqrt())
                     .unwrap_or(1.0);
                 let a = if supersample(p.x, p.y) {
                     let mut acc = [0.0f32; 3];

@@ -288,6 +288,7 @@ fn render_parts(
     let paper_colour: Rgb = rgb8(paper.srgb[0], paper.srgb[1], paper.srgb[2]);
     let ink = mix([0.0; 3], paper_colour, INK_ALBEDO);
     let (bw, bh) = scene.board.size_mm();
+    let table = scene.surface.texture();
     let albedo = |x: f64, y: f64, mm_per_px: f64| -> Rgb {
         if let Some(t) = texture
             && paper.contains(crate::table::PointMm::new(x, y))
@@ -297,7 +298,7 @@ fn render_parts(
             }
             return paper_colour;
         }
-        scene.surface.albedo(x, y, mm_per_px)
+        table.albedo(x, y, mm_per_px)
     };
     let near_paper = |x: f64, y: f64| {
         texture.is_some() && {

@@ -108,20 +108,47 @@ impl Surface {
         }
     }
 
+    /// The surface ready for per-pixel lookups (its constants computed once).
+    pub(crate) fn texture(&self) -> Texture {
+        let (sin, cos) = self.grain_deg.to_radians().sin_cos();
+        Texture {
+            kind: self.kind,
+            base: rgb8(self.base_srgb[0], self.base_srgb[1], self.base_srgb[2]),
+            sin,
+            cos,
+            plank_width_mm: self.plank_width_mm as f32,
+            variation: self.variation as f32,
+            seed: self.texture_seed,
+        }
+    }
+}
+
+/// A [`Surface`] prepared for rendering.
+#[derive(Debug, Clone)]
+pub(crate) struct Texture {
+    kind: SurfaceKind,
+    base: Rgb,
+    sin: f64,
+    cos: f64,
+    plank_width_mm: f32,
+    variation: f32,
+    seed: u32,
+}
+
+impl Texture {
     /// The table's albedo (linear RGB) at a table point, seen by a pixel `mm_per_px` wide: detail
     /// finer than about two pixels fades to its mean, as a lens would blur it (no moire).
     pub(crate) fn albedo(&self, x: f64, y: f64, mm_per_px: f64) -> Rgb {
-        let base = rgb8(self.base_srgb[0], self.base_srgb[1], self.base_srgb[2]);
-        let a = self.grain_deg.to_radians();
-        let (s, c) = a.sin_cos();
+        let base = self.base;
+        let (s, c) = (self.sin, self.cos);
         // u along the grain, v across.
         let u = (c * x + s * y) as f32;
         let v = (-s * x + c * y) as f32;
-        let k = self.variation as f32;
-        let seed = self.texture_seed;
+        let k = self.variation;
+        let seed = self.seed;
         match self.kind {
             SurfaceKind::Wood | SurfaceKind::DarkWood => {
-                let w = self.plank_width_mm as f32;
+                let w = self.plank_width_mm;
                 let plank = (v / w).floor();
                 let in_plank = v - plank * w;
                 let tone = 1.0 + k * 0.16 * (lattice(seed, plank as i32, 7) - 0.5);
@@ -167,6 +194,7 @@ mod tests {
         for kind in SurfaceKind::ALL {
             let mut s = Surface::sample(3);
             s.kind = kind;
+            let s = s.texture();
             let samples: Vec<f32> = (0..400)
                 .map(|i| {
                     let c = s.albedo(i as f64 * 3.7, (i * i % 97) as f64 * 5.1, 0.5);
