@@ -355,6 +355,16 @@ fn box_pieces(spec: &SceneSpec, catalog: &Catalog) -> Result<Vec<BoxPiece>, Synt
     Ok(out)
 }
 
+/// The game's default bead sequence, from `assets/crash_octopus.toml` (the one the rules use).
+fn default_beads() -> Result<BeadSequence, SynthError> {
+    crate::games::crash_octopus::rules_data::RulesData::builtin()
+        .map(|d| d.counter.beads)
+        .map_err(|e| SynthError::Spec {
+            field: "beads",
+            expected: e.to_string(),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,14 +416,4 @@ mod tests {
         let ids: std::collections::HashSet<_> = scene.pieces.iter().map(|p| &p.id).collect();
         assert_eq!(ids.len(), scene.pieces.len());
     }
-}
-
-/// The game's default bead sequence, from `assets/crash_octopus.toml` (the one the rules use).
-fn default_beads() -> Result<BeadSequence, SynthError> {
-    crate::games::crash_octopus::rules_data::RulesData::builtin()
-        .map(|d| d.counter.beads)
-        .map_err(|e| SynthError::Spec {
-            field: "beads",
-            expected: e.to_string(),
-        })
 }
