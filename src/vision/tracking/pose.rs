@@ -68,8 +68,8 @@ pub struct SmoothedPose {
     angle_vector: Option<PointMm>,
     /// Sightings averaged since the last snap.
     samples: u32,
-    /// The previous sighting was beyond the snap distance (and left out).
-    far_before: bool,
+    /// The previous sighting's centre, when it was beyond the snap distance (and left out).
+    far_sighting: Option<PointMm>,
     /// Where the piece came to rest; movement is measured from here.
     rest_center: PointMm,
     rest_angle: Option<f64>,
@@ -92,7 +92,7 @@ impl SmoothedPose {
             reach_mm: reach_mm.max(0.0),
             angle_vector: angle.zip(symmetry.fold()).map(|(a, k)| unit(k * a)),
             samples: 1,
-            far_before: false,
+            far_sighting: None,
             rest_center: center,
             rest_angle: angle,
         }
@@ -100,7 +100,14 @@ impl SmoothedPose {
 
     /// The latest sighting was far from the pose and left out: a glitch, or the start of a move.
     pub fn in_doubt(&self) -> bool {
-        self.far_before
+        self.far_sighting.is_some()
+    }
+
+    /// How far a centre is from the piece: from the smoothed centre, or from the sighting left
+    /// out last frame if that is nearer (the piece may have moved there), mm.
+    pub fn association_distance_mm(&self, center: PointMm) -> f64 {
+        let d = self.center.distance(center);
+        self.far_sighting.map_or(d, |f| d.min(f.distance(center)))
     }
 
     /// How far a sighting is from the smoothed pose, mm (a turn counts as the travel of the
@@ -119,9 +126,9 @@ impl SmoothedPose {
     pub fn observe(&mut self, center: PointMm, angle: Option<f64>, config: &TrackerConfig) -> PoseUpdate {
         let angle = angle.filter(|_| self.symmetry != Symmetry::Round);
         if self.distance_mm(center, angle) > config.snap_distance_mm {
-            if !self.far_before {
+            if self.far_sighting.is_none() {
                 // One far sighting is a glitch until the next one agrees.
-                self.far_before = true;
+                self.far_sighting = Some(center);
                 return PoseUpdate { moved_mm: None };
             }
             let moved = self.distance_from_rest_mm(center, angle);
@@ -132,7 +139,7 @@ impl SmoothedPose {
                 moved_mm: (moved > config.still_tolerance_mm).then_some(moved),
             };
         }
-        self.far_before = false;
+        self.far_sighting = None;
         self.samples = self.samples.saturating_add(1);
         let w = (1.0 / f64::from(self.samples)).max(config.min_smoothing_weight);
         self.center = self.center * (1.0 - w) + center * w;
@@ -191,6 +198,7 @@ impl SmoothedPose {
         self.angle = angle.or(self.angle);
         self.angle_vector = self.angle.zip(self.symmetry.fold()).map(|(a, k)| unit(k * a));
         self.samples = 1;
+        self.far_sighting = None;
     }
 }
 

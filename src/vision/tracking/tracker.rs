@@ -9,8 +9,9 @@
 //! 2. **Update** matched tracks: smooth the pose, vote on class, die top, load and island.
 //!    A treasure's `loaded_on` (vision's per-frame id of a ship) is carried to the ship's track.
 //! 3. **Create** a tentative track for every unmatched detection; a tentative track becomes a
-//!    piece (gets the next id `p1`, `p2`, ...) when seen on `confirm_hits` of its first
-//!    `confirm_window_frames` frames, or gets the id of a lost piece of its class back.
+//!    piece when seen on `confirm_hits` of its first `confirm_window_frames` frames. It takes
+//!    the id of a piece of its class that has just vanished (a flick too long to follow), else
+//!    the id of a lost piece of its class, else the next id `p1`, `p2`, ...
 //! 4. **Drop** a confirmed track after `max_missed_frames` frames unseen; it is kept as lost with
 //!    where it was last seen. Frames that are obstructed, moved or relit are not counted: a
 //!    piece under a hand keeps its id however long the hand stays.
@@ -134,6 +135,7 @@ impl Tracker {
         self.last_seq = Some(obs.seq);
         let mut events = Vec::new();
         let trusted = !(obs.view_moved || obs.lighting_changed);
+        self.age_lost();
         if trusted {
             self.track(obs, &mut events);
         } else {
@@ -141,7 +143,6 @@ impl Tracker {
                 t.unseen = t.unseen.saturating_add(1);
             }
         }
-        self.age_lost();
         let pending = trusted && self.pending();
         self.frames_still = if !trusted || obs.obstructed || !events.is_empty() {
             0
@@ -298,7 +299,7 @@ impl Tracker {
 
     /// The cost of pairing a track with a detection, `None` when the gate forbids it.
     fn cost(&self, t: &Track, d: &Detection) -> Option<f64> {
-        let distance = t.pose.center.distance(d.report.center_mm);
+        let distance = t.pose.association_distance_mm(d.report.center_mm);
         let same = t.class == d.class;
         let allowed = distance <= self.config.association_gate_mm
             || (same && t.unseen > 0 && distance <= self.config.reidentify_gate_mm);
@@ -354,8 +355,32 @@ impl Tracker {
                 .then(a.pose.center.x.total_cmp(&b.pose.center.x))
                 .then(a.pose.center.y.total_cmp(&b.pose.center.y))
         });
+        let mut replaced = vec![false; self.tracks.len()];
         for i in ready {
             let (class, center) = (self.tracks[i].class, self.tracks[i].pose.center);
+            if let Some(j) = self.vanished(class, center, &replaced) {
+                // The piece that vanished is this one, moved out of reach of its track (flicked):
+                // the new track carries on under its id and key.
+                replaced[j] = true;
+                let (number, old_key, new_key) =
+                    (self.tracks[j].number, self.tracks[j].key, self.tracks[i].key);
+                for t in &mut self.tracks {
+                    t.load_votes.replace(&Some(new_key), &Some(old_key));
+                    if t.load == Some(new_key) {
+                        t.load = Some(old_key);
+                    }
+                }
+                let t = &mut self.tracks[i];
+                t.key = old_key;
+                t.number = number;
+                if let Some(n) = number {
+                    events.push(TrackEvent::Moved {
+                        id: id_of(n),
+                        distance_mm: self.tracks[j].pose.center.distance(center),
+                    });
+                }
+                continue;
+            }
             let number = match self.reidentify(class, center) {
                 Some(n) => {
                     events.push(TrackEvent::Returned { id: id_of(n) });
@@ -371,7 +396,31 @@ impl Tracker {
             self.tracks[i].number = Some(number);
         }
         let window = self.config.confirm_window_frames;
-        self.tracks.retain(|t| t.number.is_some() || t.age < window);
+        let mut index = 0;
+        self.tracks.retain(|t| {
+            let keep =
+                !replaced.get(index).copied().unwrap_or(false) && (t.number.is_some() || t.age < window);
+            index += 1;
+            keep
+        });
+    }
+
+    /// A confirmed track of this class not seen in this frame, nearest to `center` (and not
+    /// `replaced` already): the piece a new track of that class most likely is.
+    fn vanished(&self, class: PieceClass, center: PointMm, replaced: &[bool]) -> Option<usize> {
+        (0..self.tracks.len())
+            .filter(|&j| {
+                let t = &self.tracks[j];
+                t.number.is_some()
+                    && t.unseen >= 1
+                    && t.class == class
+                    && !replaced.get(j).copied().unwrap_or(false)
+            })
+            .min_by(|&a, &b| {
+                let da = self.tracks[a].pose.center.distance(center);
+                let db = self.tracks[b].pose.center.distance(center);
+                da.total_cmp(&db)
+            })
     }
 
     /// The number of a lost piece of this class to give back: the nearest one last seen within

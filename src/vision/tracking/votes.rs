@@ -38,8 +38,13 @@ impl<T: Clone + PartialEq> Votes<T> {
         self.sightings.push_back((value, confidence));
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.sightings.is_empty()
+    /// Every vote for `from` becomes a vote for `to` (the value was renamed).
+    pub fn replace(&mut self, from: &T, to: &T) {
+        for (v, _) in &mut self.sightings {
+            if v == from {
+                *v = to.clone();
+            }
+        }
     }
 
     /// The value with the most votes. `current` (the value decided so far) keeps its place
@@ -116,6 +121,18 @@ mod tests {
         let t = v.tally(None).unwrap();
         assert_eq!(t.winner, 1);
         assert!((t.confidence - 0.6).abs() < 1e-12, "{}", t.confidence);
+    }
+
+    #[test]
+    fn a_renamed_value_keeps_its_votes() {
+        let mut v = Votes::new(4);
+        v.push(Some(7), 1.0);
+        v.push(None, 1.0);
+        v.push(Some(7), 1.0);
+        v.replace(&Some(7), &Some(3));
+        let t = v.tally(None).unwrap();
+        assert_eq!(t.winner, Some(3));
+        assert!((t.share - 2.0 / 3.0).abs() < 1e-12);
     }
 
     #[test]
