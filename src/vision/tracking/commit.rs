@@ -200,7 +200,7 @@ impl Committer {
         self.ctx = ctx;
         self.gate.reset();
         self.last_reading_at = None;
-        let Some(old) = self.committed.take() else {
+        let Some(old) = self.committed.clone() else {
             return Ok(None);
         };
         let mut frame = old.frame.clone();
