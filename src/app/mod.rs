@@ -1,9 +1,383 @@
-//! The desktop app (eframe/egui).
+//! The desktop app (eframe/egui): what players use at the table.
+//!
+//! Shape (like egui's demo app): [`OctorefApp`] owns one plain persisted [`config::AppState`]
+//! (theme, large type, last panel, last profile, last game, the set-up being prepared), saved
+//! atomically as JSON in the config directory whenever it changes; each screen is a type with a
+//! `ui(&mut self, ui, ...)` method; work that is not drawing happens in [`eframe::App::logic`] or on
+//! worker threads, never in `ui()`.
+//!
+//! Screens: Set-up and Game (Crash Octopus at the table, driven by the rules engine), Help. The
+//! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
+//! nothing yet).
+
+pub mod config;
+pub mod crash_octopus;
+pub mod help;
+pub mod shortcuts;
+pub mod status;
+pub mod style;
 
 use crate::cli::AppArgs;
+use anyhow::anyhow;
+use config::{AppState, ConfigDir, PanelId};
+use crash_octopus::Table;
+use crash_octopus::setup_panel::SetupPanel;
+use shortcuts::Command;
+use status::{ProfileInfo, StatusLine};
+use std::path::PathBuf;
+use std::time::SystemTime;
+use style::{Looks, Palette};
 
-/// Opens the desktop app.
+/// The window's size when it opens, points.
+const INITIAL_WINDOW: [f32; 2] = [1360.0, 860.0];
+/// The smallest useful window, points.
+const MIN_WINDOW: [f32; 2] = [900.0, 600.0];
+
+/// How the app is started: where its files live and the command-line flags.
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    pub config_dir: PathBuf,
+    pub args: AppArgs,
+}
+
+/// A message across the top of the window until dismissed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    pub level: BannerLevel,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BannerLevel {
+    Info,
+    Warning,
+    Error,
+}
+
+/// The whole app.
+#[derive(Debug)]
+pub struct OctorefApp {
+    config: ConfigDir,
+    state: AppState,
+    /// The state as last written (or read), to save only when something changed.
+    saved_state: AppState,
+    /// The looks as last applied to the egui context.
+    applied_looks: Option<Looks>,
+    palette: Palette,
+    table: Table,
+    setup: SetupPanel,
+    banners: Vec<Banner>,
+    status: StatusLine,
+    profile: Option<ProfileInfo>,
+}
+
+/// Opens the desktop app and returns when its window is closed.
 pub fn run(args: &AppArgs) -> anyhow::Result<()> {
-    let _ = args;
-    anyhow::bail!("the app is not built yet")
+    check_display()?;
+    let config_dir = config::config_dir_from_env()?;
+    let options = AppOptions {
+        config_dir,
+        args: args.clone(),
+    };
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("octoref")
+            .with_app_id("octoref")
+            .with_inner_size(INITIAL_WINDOW)
+            .with_min_inner_size(MIN_WINDOW),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "octoref",
+        native,
+        Box::new(move |cc| Ok(Box::new(OctorefApp::new(&cc.egui_ctx, options)))),
+    )
+    .map_err(|e| anyhow!("cannot open the app's window: {e}"))
+}
+
+/// Refuses to start without a display, with a message instead of a windowing-system panic.
+fn check_display() -> anyhow::Result<()> {
+    if cfg!(all(unix, not(target_os = "macos"))) {
+        let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            anyhow::bail!(
+                "no display: the app needs a graphical desktop (X11 or Wayland), but neither DISPLAY nor WAYLAND_DISPLAY is set. \
+                 Run it from a desktop session; the subcommands (`octoref --help`) work without one."
+            );
+        }
+    }
+    Ok(())
+}
+
+impl OctorefApp {
+    /// Builds the app: reads the saved state, resumes the game in progress, reads the calibration
+    /// profile, and sets the looks.
+    pub fn new(ctx: &egui::Context, options: AppOptions) -> Self {
+        style::install_text_styles(ctx);
+        let config = ConfigDir::new(options.config_dir);
+        let (mut state, problem) = config.load_state();
+        let mut banners = Vec::new();
+        if let Some(p) = problem {
+            let kept = p
+                .kept_as
+                .map(|k| format!(" The file was moved to {}.", k.display()))
+                .unwrap_or_default();
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text: format!(
+                    "The saved settings could not be read ({}); using the defaults.{kept}",
+                    p.message
+                ),
+            });
+        }
+        let table = match &state.last_game {
+            Some(p) if p.exists() => Table::resume(p),
+            Some(p) => {
+                banners.push(Banner {
+                    level: BannerLevel::Warning,
+                    text: format!(
+                        "The game in progress was saved in {}, which no longer exists; set up a new game.",
+                        p.display()
+                    ),
+                });
+                state.last_game = None;
+                Table::default()
+            }
+            None => Table::default(),
+        };
+        state.panel = match (table.game().is_some(), state.panel) {
+            (true, _) => PanelId::Game,
+            (false, PanelId::Game) => PanelId::Setup,
+            (false, p) => p,
+        };
+        let profile_path = options
+            .args
+            .calibration
+            .clone()
+            .or_else(|| state.last_profile.clone());
+        let profile = match profile_path {
+            Some(p) => match status::read_profile_info(&p) {
+                Ok(info) => {
+                    state.last_profile = Some(p);
+                    Some(info)
+                }
+                Err(e) => {
+                    banners.push(Banner {
+                        level: BannerLevel::Error,
+                        text: format!("The calibration profile could not be used: {e}"),
+                    });
+                    None
+                }
+            },
+            None => None,
+        };
+        let status = StatusLine {
+            calibration_saved_at: profile.as_ref().map(|p| p.saved_at),
+            ..StatusLine::default()
+        };
+        let saved_state = state.clone();
+        OctorefApp {
+            config,
+            state,
+            saved_state,
+            applied_looks: None,
+            palette: Palette::new(crate::table::Catalog::default_catalog()),
+            table,
+            setup: SetupPanel::default(),
+            banners,
+            status,
+            profile,
+        }
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    pub fn config(&self) -> &ConfigDir {
+        &self.config
+    }
+
+    /// The Crash Octopus game at the table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn table_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+
+    pub fn banners(&self) -> &[Banner] {
+        &self.banners
+    }
+
+    fn looks(&self) -> Looks {
+        Looks {
+            theme: self.state.theme,
+            large_type: self.state.large_type,
+        }
+    }
+
+    fn start_game(&mut self, record: crate::games::crash_octopus::Record) {
+        let secs = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let path = crash_octopus::session::new_log_path(&self.config.games_dir(), secs);
+        match self.table.start(path.clone(), record) {
+            Ok(()) => {
+                self.state.last_game = Some(path);
+                self.state.panel = PanelId::Game;
+            }
+            Err(e) => self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The game could not be started: {e}"),
+            }),
+        }
+    }
+
+    fn global_commands(&mut self, commands: &[Command]) {
+        for c in commands {
+            match c {
+                Command::Show(p) => self.state.panel = *p,
+                Command::ToggleTheme => self.state.theme = self.state.theme.toggled(),
+                Command::ToggleLargeType => self.state.large_type = !self.state.large_type,
+                _ => {}
+            }
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("octoref").heading().strong());
+            ui.separator();
+            ui.selectable_value(&mut self.state.panel, PanelId::Setup, "Set-up")
+                .on_hover_text("F2");
+            ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
+                .on_hover_text("F3");
+            ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
+                .on_hover_text("F1");
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let mut dark = self.state.theme == config::ThemeChoice::Dark;
+                if ui
+                    .checkbox(&mut dark, "Dark colours")
+                    .on_hover_text("Ctrl+D")
+                    .changed()
+                {
+                    self.state.theme = if dark {
+                        config::ThemeChoice::Dark
+                    } else {
+                        config::ThemeChoice::Light
+                    };
+                }
+                ui.checkbox(&mut self.state.large_type, "Large type")
+                    .on_hover_text("Ctrl+L");
+            });
+        });
+    }
+
+    fn banners_ui(&mut self, ui: &mut egui::Ui) {
+        let mut dismissed = None;
+        for (i, b) in self.banners.iter().enumerate() {
+            let edge = match b.level {
+                BannerLevel::Info => style::OK_GREEN,
+                BannerLevel::Warning => style::WARNING_AMBER,
+                BannerLevel::Error => style::REFUSAL_RED,
+            };
+            egui::Frame::group(ui.style())
+                .stroke(egui::Stroke::new(2.0, edge))
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(&b.text);
+                        if ui.button("Dismiss").clicked() {
+                            dismissed = Some(i);
+                        }
+                    });
+                });
+        }
+        if let Some(i) = dismissed {
+            self.banners.remove(i);
+        }
+    }
+
+    fn status_ui(&self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            for part in self.status.parts(SystemTime::now()) {
+                ui.label(egui::RichText::new(part).small());
+                ui.separator();
+            }
+            if let Some(p) = &self.profile {
+                ui.label(egui::RichText::new(format!("profile: {}", p.path.display())).small());
+            }
+        });
+    }
+}
+
+impl eframe::App for OctorefApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.table.flush();
+        let looks = self.looks();
+        if self.applied_looks != Some(looks) {
+            looks.apply(ctx);
+            self.applied_looks = Some(looks);
+        }
+        if self.state != self.saved_state {
+            match self.config.save_state(&self.state) {
+                Ok(()) => self.saved_state = self.state.clone(),
+                Err(e) => {
+                    // Report once per change, not every frame.
+                    self.saved_state = self.state.clone();
+                    self.banners.push(Banner {
+                        level: BannerLevel::Error,
+                        text: format!("The settings could not be saved: {e}"),
+                    });
+                }
+            }
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let commands = shortcuts::read(ui.ctx());
+        self.global_commands(&commands);
+        if self.state.panel == PanelId::Game
+            && let Some(p) = self.table.perform(&commands)
+        {
+            self.state.panel = p;
+        }
+        egui::Panel::top("menu").show(ui, |ui| self.top_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.banners_ui(ui);
+            match self.state.panel {
+                PanelId::Setup => {
+                    let profile_beads = self.profile.as_ref().and_then(|p| p.beads.as_ref());
+                    let in_progress = self
+                        .table
+                        .session()
+                        .filter(|s| !s.game().is_over())
+                        .map(|s| s.path().to_path_buf());
+                    if let Some(record) = self.setup.ui(
+                        ui,
+                        &self.palette,
+                        &mut self.state.setup,
+                        profile_beads,
+                        in_progress.as_deref(),
+                    ) {
+                        self.start_game(record);
+                    }
+                }
+                PanelId::Game => {
+                    if let Some(p) = self.table.ui(ui, &self.palette) {
+                        self.state.panel = p;
+                    }
+                }
+                PanelId::Help => help::ui(ui, &self.config),
+            }
+        });
+        if self.table.needs_flush() || self.state != self.saved_state {
+            // Let `logic` write it on the next frame.
+            ui.ctx().request_repaint();
+        }
+    }
 }
