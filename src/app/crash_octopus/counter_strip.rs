@@ -6,7 +6,7 @@ use crate::games::crash_octopus::{Bead, BeadSequence};
 use egui::{Color32, Sense, Stroke, pos2, vec2};
 
 /// Bead diameter on screen, points (at zoom 1).
-const BEAD_PT: f32 = 22.0;
+const BEAD_PT: f32 = 26.0;
 /// Gap between beads, points.
 const GAP_PT: f32 = 8.0;
 /// Room left of the first bead for the crab standing at the start.
@@ -40,6 +40,7 @@ pub fn show(ui: &mut egui::Ui, palette: &Palette, beads: &BeadSequence, crab: us
         Stroke::new(3.0, palette.string()),
     );
     let ring = ui.visuals().strong_text_color();
+    let outline = ui.visuals().weak_text_color();
     for (i, b) in beads.0.iter().enumerate() {
         let c = pos2(x_of(i), cy);
         let stepped = i < crab;
@@ -49,6 +50,8 @@ pub fn show(ui: &mut egui::Ui, palette: &Palette, beads: &BeadSequence, crab: us
             palette.bead(*b)
         };
         painter.circle_filled(c, BEAD_PT / 2.0, fill);
+        // An outline, so black beads show on the dark theme.
+        painter.circle_stroke(c, BEAD_PT / 2.0, Stroke::new(1.0, outline));
         if i == crab {
             painter.circle_stroke(c, BEAD_PT / 2.0 + 3.0, Stroke::new(2.5, ring));
         }
@@ -59,7 +62,7 @@ pub fn show(ui: &mut egui::Ui, palette: &Palette, beads: &BeadSequence, crab: us
     } else {
         x_of(crab - 1) + (BEAD_PT + GAP_PT) / 2.0
     };
-    let crab_rect = egui::Rect::from_center_size(pos2(crab_x, cy), vec2(14.0, 11.0));
+    let crab_rect = egui::Rect::from_center_size(pos2(crab_x, cy), vec2(18.0, 13.0));
     painter.rect_filled(crab_rect, 5.0, palette.crab());
     painter.rect_stroke(
         crab_rect,

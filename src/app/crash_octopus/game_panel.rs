@@ -162,14 +162,16 @@ impl Table {
                         self.undo();
                     }
                     if let Some(s) = &self.session {
+                        let n = s.record().events.len();
+                        let saved = if s.is_dirty() { "saving…" } else { "saved" };
                         ui.label(
                             RichText::new(format!(
-                                "{} events, saved in {}",
-                                s.record().events.len(),
-                                s.path().display()
+                                "{n} event{} recorded, {saved}",
+                                if n == 1 { "" } else { "s" }
                             ))
                             .small(),
-                        );
+                        )
+                        .on_hover_text(s.path().display().to_string());
                     }
                 });
             });
@@ -531,7 +533,7 @@ fn ships_ui(ui: &mut Ui, palette: &Palette, game: &Game) {
                 style::player_chip(ui, palette, s.owner);
                 let loaded = loaded_sorted(game, s.owner);
                 let n = loaded.len();
-                let mark = if active == Some(s.owner) { "  ◀ now" } else { "" };
+                let mark = if active == Some(s.owner) { "  (now)" } else { "" };
                 ui.label(format!("{n} type{}{mark}", if n == 1 { "" } else { "s" }));
                 ui.horizontal(|ui| {
                     for t in loaded {

@@ -138,14 +138,14 @@ fn players_ui(ui: &mut egui::Ui, palette: &Palette, draft: &mut SetupDraft) {
             ui.label(format!("{}.", i + 1));
             style::player_chip(ui, palette, p);
             let up = ui
-                .add_enabled(i > 0, egui::Button::new("▲").small())
+                .add_enabled(i > 0, egui::Button::new("up").small())
                 .on_hover_text("Earlier in turn order")
                 .accessible_name(format!("Move {p} earlier"));
             if up.clicked() {
                 swap = Some((i - 1, i));
             }
             let down = ui
-                .add_enabled(i + 1 < n, egui::Button::new("▼").small())
+                .add_enabled(i + 1 < n, egui::Button::new("down").small())
                 .on_hover_text("Later in turn order")
                 .accessible_name(format!("Move {p} later"));
             if down.clicked() {

@@ -1,0 +1,386 @@
+//! The app driven by its labels (egui_kittest, rendered headless on Mesa's software Vulkan for the
+//! snapshots). Each test gets its own config directory, as a family's machine would have.
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::{Harness, SnapshotResults};
+use octoref::app::config::{AppState, ConfigDir, PanelId, SetupDraft};
+use octoref::app::crash_octopus::questions::{Origin, QuestionKind};
+use octoref::app::{AppOptions, OctorefApp};
+use octoref::cli::AppArgs;
+use octoref::games::crash_octopus::{PlayerColor, TreasureType};
+use std::path::Path;
+
+const WINDOW: egui::Vec2 = egui::vec2(1280.0, 800.0);
+
+fn app_in(dir: &Path) -> Harness<'static, OctorefApp> {
+    let options = AppOptions {
+        config_dir: dir.to_path_buf(),
+        args: AppArgs::default(),
+    };
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.run();
+    h
+}
+
+/// Saves a set-up draft as if the family had prepared it last time.
+fn with_draft(dir: &Path, beads: &str, sailors: &[PlayerColor]) {
+    let state = AppState {
+        setup: SetupDraft {
+            beads: beads.into(),
+            sailors: sailors.to_vec(),
+            ..SetupDraft::default()
+        },
+        ..AppState::default()
+    };
+    ConfigDir::new(dir).save_state(&state).unwrap();
+}
+
+fn click(h: &mut Harness<'_, OctorefApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run();
+}
+
+fn has_text(h: &Harness<'_, OctorefApp>, part: &str) -> bool {
+    h.query_all_by_label_contains(part).next().is_some()
+}
+
+fn start_game(h: &mut Harness<'_, OctorefApp>) {
+    click(h, "Start the game");
+    assert_eq!(h.state().state().panel, PanelId::Game);
+}
+
+fn saved_events(h: &Harness<'_, OctorefApp>) -> usize {
+    let path = h.state().state().last_game.clone().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    v["events"].as_array().unwrap().len()
+}
+
+#[test]
+fn set_up_a_game_record_a_load_and_see_the_counter_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    // Three sailors: add blue, then make it play first.
+    h.get_by_role_and_label(Role::CheckBox, "blue").click();
+    h.run();
+    click(&mut h, "Move blue earlier");
+    click(&mut h, "Move blue earlier");
+    assert!(
+        has_text(&h, "4 of each of captain"),
+        "3 players use 4 of each type"
+    );
+    start_game(&mut h);
+    assert!(has_text(&h, "Players in turn order: blue, orange and green."));
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    click(&mut h, "Loaded the gold");
+    assert!(has_text(&h, "blue loads the gold."));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    assert!(has_text(&h, "orange"));
+    assert_eq!(saved_events(&h), 1, "every event is on disk");
+    assert_eq!(
+        h.state().table().game().unwrap().next().player(),
+        Some(PlayerColor::Orange)
+    );
+}
+
+#[test]
+fn undo_takes_back_the_last_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gem");
+    click(&mut h, "Missed the ship");
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    assert_eq!(saved_events(&h), 2);
+    click(&mut h, "Undo the last event");
+    assert!(!has_text(&h, "green flicks and misses the ship"));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    assert_eq!(saved_events(&h), 1);
+    // Ctrl+Z does the same.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    assert_eq!(saved_events(&h), 0);
+}
+
+#[test]
+fn an_illegal_event_is_refused_with_its_reason_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    click(&mut h, "Missed the ship");
+    click(&mut h, "Loaded the gold");
+    assert!(
+        has_text(
+            &h,
+            "Not allowed: Orange already has the gold on its ship and may not load a second one (BAD No.2)"
+        ),
+        "the refusal says which rule"
+    );
+    assert_eq!(saved_events(&h), 2);
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    // The next accepted event clears the refusal.
+    click(&mut h, "Loaded the gem");
+    assert!(!has_text(&h, "Not allowed"));
+}
+
+#[test]
+fn keys_record_the_frequent_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    h.key_press(egui::Key::Num1);
+    h.run();
+    assert!(has_text(&h, "orange loads the captain."));
+    h.key_press(egui::Key::M);
+    h.run();
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    h.key_press(egui::Key::N);
+    h.run();
+    assert!(has_text(&h, "orange navigates"));
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(has_text(&h, "Keyboard shortcuts"));
+    assert!(has_text(&h, "Undo the last recorded event"));
+}
+
+#[test]
+fn a_restart_resumes_the_saved_game() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        start_game(&mut h);
+        click(&mut h, "Loaded the chest");
+        click(&mut h, "Loaded the goblet");
+    }
+    let h = app_in(dir.path());
+    assert_eq!(h.state().state().panel, PanelId::Game);
+    assert!(has_text(&h, "orange loads the chest."));
+    assert!(has_text(&h, "green loads the goblet."));
+    assert!(has_text(&h, "stepped over 2 of 16 beads"));
+}
+
+#[test]
+fn a_damaged_log_is_recovered_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        start_game(&mut h);
+        click(&mut h, "Loaded the chest");
+        click(&mut h, "Loaded the goblet");
+    }
+    let state: AppState =
+        serde_json::from_slice(&std::fs::read(ConfigDir::new(dir.path()).state_file()).unwrap()).unwrap();
+    let log = state.last_game.unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let cut = text.rfind("goblet").unwrap();
+    std::fs::write(&log, &text[..cut]).unwrap();
+    let mut h = app_in(dir.path());
+    assert!(has_text(&h, "Recovered the set-up and the first 1 event"));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    let kept = log.with_file_name(format!(
+        "{}.damaged-1.json",
+        log.file_stem().unwrap().to_string_lossy()
+    ));
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), &text[..cut]);
+    click(&mut h, "Understood");
+    assert!(!has_text(&h, "Recovered the set-up"));
+}
+
+#[test]
+fn confirm_a_load_seen_on_a_ship() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    h.state_mut().table_mut().ask(
+        QuestionKind::LoadSeen {
+            player: PlayerColor::Orange,
+            treasure: TreasureType::Captain,
+        },
+        Origin::Vision,
+    );
+    h.run();
+    assert!(has_text(&h, "A captain seems to have landed on orange's ship"));
+    click(&mut h, "Yes: orange loaded the captain");
+    assert!(has_text(&h, "orange loads the captain."));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    // Overridden: the camera saw a gem but green loaded the gold.
+    h.state_mut().table_mut().ask(
+        QuestionKind::LoadSeen {
+            player: PlayerColor::Green,
+            treasure: TreasureType::Gem,
+        },
+        Origin::Vision,
+    );
+    h.run();
+    click(&mut h, "No, the gold");
+    assert!(has_text(&h, "green loads the gold."));
+}
+
+#[test]
+fn an_octopus_attack_takes_drops_in_order_and_asks_the_die_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    with_draft(
+        dir.path(),
+        "BKBBBB",
+        &[PlayerColor::Orange, PlayerColor::Green, PlayerColor::Blue],
+    );
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    click(&mut h, "Loaded the gem");
+    assert!(has_text(&h, "octopus attack!"));
+    assert!(has_text(&h, "1. blue (now)"));
+    assert!(has_text(&h, "2. orange (to come)"));
+    // Blue's die hits orange's ship and the gold falls.
+    h.get_by_role_and_label(Role::RadioButton, "orange's ship")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "gold fell").click();
+    h.run();
+    click(&mut h, "Record the drop");
+    assert!(has_text(&h, "1. blue (done)"));
+    // Orange's die hits no ship: the die's colour is asked before the drop is recorded.
+    click(&mut h, "Record the drop (then the die's colour)");
+    assert!(has_text(
+        &h,
+        "orange's ink die hit no ship. Which colour is on top?"
+    ));
+    assert_eq!(saved_events(&h), 3);
+    click(&mut h, "Red: move a head");
+    assert_eq!(saved_events(&h), 4);
+    assert!(has_text(&h, "3. green (now)"));
+    // Keys: 0 = no ship, then B = black.
+    h.key_press(egui::Key::Num0);
+    h.run();
+    h.key_press(egui::Key::B);
+    h.run();
+    assert_eq!(saved_events(&h), 5);
+    assert!(has_text(&h, "Turn 3:"));
+    let game = h.state().table().game().unwrap();
+    assert!(game.ship(PlayerColor::Orange).unwrap().loaded().is_empty());
+}
+
+#[test]
+fn the_final_ranking_explains_the_tie_break() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two beads: the second load reaches the end and the final attack follows.
+    with_draft(dir.path(), "BB", &[PlayerColor::Orange, PlayerColor::Green]);
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gem");
+    click(&mut h, "Loaded the gold");
+    assert!(has_text(&h, "The final octopus attack!"));
+    for _ in 0..4 {
+        click(&mut h, "Record the drop (then the die's colour)");
+        click(&mut h, "Black: move a tentacle");
+    }
+    assert!(has_text(&h, "The game is over"));
+    assert!(has_text(&h, "Final ranking"));
+    assert!(has_text(&h, "green wins."));
+    assert!(has_text(
+        &h,
+        "green and orange both have 1 type; green has the gold, orange does not."
+    ));
+    assert!(
+        h.query_by_label("Loaded the gold").is_none(),
+        "no more actions once over"
+    );
+    click(&mut h, "New game");
+    assert_eq!(h.state().state().panel, PanelId::Setup);
+    // A finished game does not ask before starting another.
+    start_game(&mut h);
+    assert!(has_text(&h, "stepped over 0 of 2 beads"));
+}
+
+#[test]
+fn starting_over_a_game_in_progress_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    let first = h.state().state().last_game.clone().unwrap();
+    click(&mut h, "Set-up");
+    click(&mut h, "Start the game");
+    assert!(has_text(&h, "A game is in progress"));
+    click(&mut h, "Keep playing");
+    click(&mut h, "Game");
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    click(&mut h, "Set-up");
+    click(&mut h, "Start the game");
+    click(&mut h, "Yes, start a new game");
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    assert_ne!(h.state().state().last_game.clone().unwrap(), first);
+    assert!(first.exists(), "the old game stays saved");
+}
+
+#[test]
+fn a_set_up_the_rules_refuse_says_why_and_cannot_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.get_by_role_and_label(Role::CheckBox, "green").click();
+    h.run();
+    assert!(has_text(
+        &h,
+        "Players: 1 players other than the Pink Pirate; expected 2 to 4"
+    ));
+    assert!(h.get_by_label("Start the game").accesskit_node().is_disabled());
+    let field = h.get_by_role(Role::TextInput);
+    field.focus();
+    field.type_text("X");
+    h.run();
+    // Typing in the beads never triggers shortcuts, and a bad bead is named.
+    assert!(has_text(&h, "bead 17 is 'X'"));
+}
+
+#[test]
+fn theme_and_large_type_are_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+        h.run();
+        assert_eq!(h.ctx.zoom_factor(), octoref::app::config::LARGE_TYPE_ZOOM);
+    }
+    let h = app_in(dir.path());
+    assert_eq!(h.state().state().theme, octoref::app::config::ThemeChoice::Dark);
+    assert!(h.state().state().large_type);
+    assert_eq!(h.ctx.theme(), egui::Theme::Dark);
+}
+
+#[test]
+fn snapshots_of_the_main_screens() {
+    let mut results = SnapshotResults::new();
+    let dir = tempfile::tempdir().unwrap();
+    with_draft(
+        dir.path(),
+        "BBBKBBBKBBKBBKKK",
+        &[PlayerColor::Orange, PlayerColor::Green, PlayerColor::Blue],
+    );
+    let mut h = app_in(dir.path());
+    results.add(h.try_snapshot("setup"));
+    start_game(&mut h);
+    for label in [
+        "Loaded the gold",
+        "Loaded the gem",
+        "Missed the ship",
+        "Loaded the captain",
+    ] {
+        click(&mut h, label);
+    }
+    results.add(h.try_snapshot("game_turn"));
+    // Green's chest moves the crab onto the first black bead.
+    click(&mut h, "Loaded the chest");
+    assert!(has_text(&h, "octopus attack!"));
+    results.add(h.try_snapshot("game_attack"));
+    click(&mut h, "Record the drop (then the die's colour)");
+    results.add(h.try_snapshot("game_die_question"));
+    h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+    h.run();
+    results.add(h.try_snapshot("game_dark"));
+}
