@@ -7,6 +7,7 @@ use egui_kittest::{Harness, SnapshotResults};
 use octoref::app::config::{AppState, ConfigDir, PanelId, SetupDraft};
 use octoref::app::crash_octopus::questions::{Origin, QuestionKind};
 use octoref::app::{AppOptions, OctorefApp};
+use octoref::capture::{DemoReason, SourceChoice};
 use octoref::cli::AppArgs;
 use octoref::games::crash_octopus::{PlayerColor, TreasureType};
 use std::path::Path;
@@ -17,6 +18,8 @@ fn app_in(dir: &Path) -> Harness<'static, OctorefApp> {
     let options = AppOptions {
         config_dir: dir.to_path_buf(),
         args: AppArgs::default(),
+        source: SourceChoice::Demo(DemoReason::NoCamera),
+        cameras: Some(Ok(Vec::new())),
     };
     let mut h = Harness::builder()
         .with_size(WINDOW)
@@ -383,4 +386,107 @@ fn snapshots_of_the_main_screens() {
     h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
     h.run();
     results.add(h.try_snapshot("game_dark"));
+}
+
+/// Steps the app (a live source keeps repainting, so `run` would not settle) until `text` shows.
+fn step_until(h: &mut Harness<'_, OctorefApp>, text: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if has_text(h, text) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{text:?} never showed");
+}
+
+fn click_live(h: &mut Harness<'_, OctorefApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(3);
+}
+
+#[test]
+fn a_camera_that_disconnects_and_comes_back_is_reported_and_the_game_survives() {
+    use octoref::capture::{FakeSource, FakeStep, PixelFormat, WorkerConfig};
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    let fake = FakeSource::new(
+        320,
+        240,
+        Some(30.0),
+        vec![
+            FakeStep::Frames {
+                count: 15,
+                pixel: PixelFormat::Mjpeg,
+            },
+            FakeStep::Disconnect {
+                for_ms: 1500,
+                resolution: None,
+            },
+            FakeStep::Frames {
+                count: 100_000,
+                pixel: PixelFormat::Mjpeg,
+            },
+        ],
+    );
+    let config = WorkerConfig {
+        backoff_first: Duration::from_millis(50),
+        backoff_max: Duration::from_millis(200),
+        reconnected_notice: Duration::from_millis(1500),
+        ..WorkerConfig::default()
+    };
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .use_source(&ctx, "fake camera", fake, config)
+        .unwrap();
+    step_until(&mut h, "Source: fake camera (live)");
+    for _ in 0..200 {
+        if h.state().live().texture().is_some() {
+            break;
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        h.state().live().texture().map(|t| t.size()),
+        Some([320, 240]),
+        "the picture is shown"
+    );
+    step_until(&mut h, "Camera: Camera lost");
+    assert!(has_text(&h, "The game is kept."));
+    // The game goes on while the camera is away.
+    click_live(&mut h, "Missed the ship");
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    step_until(&mut h, "is back");
+    step_until(&mut h, "Source: fake camera (live)");
+    let game = h.state().table().game().unwrap();
+    assert_eq!(game.counter().crab(), 1);
+    assert_eq!(saved_events(&h), 2);
+    assert!(game.ship(PlayerColor::Orange).unwrap().holds(TreasureType::Gold));
+    // The Sources panel tells the story.
+    h.key_press(egui::Key::F4);
+    h.run_steps(3);
+    assert!(has_text(&h, "Now: fake camera (live)"));
+    assert!(has_text(&h, "lost 1 times, back 1 times"));
+    assert!(has_text(&h, "Recent connection history"));
+}
+
+#[test]
+fn the_sources_panel_refuses_a_missing_video() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Sources");
+    assert!(has_text(&h, "Now: no camera found"));
+    assert!(has_text(&h, "No camera is connected."));
+    let field = h.get_by_label("Video file:");
+    field.focus();
+    field.type_text("/no/such/video.mp4");
+    h.run();
+    click(&mut h, "Play the video");
+    assert!(has_text(&h, "no such video file"));
+    assert!(has_text(&h, "Source: no camera found"));
 }

@@ -77,6 +77,8 @@ pub enum PanelId {
     Setup,
     /// Crash Octopus at the table.
     Game,
+    /// Where the picture comes from: cameras, a video, a folder of images.
+    Sources,
     /// Keyboard shortcuts and where files live.
     Help,
 }

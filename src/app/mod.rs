@@ -10,19 +10,25 @@
 //! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
 //! nothing yet).
 
+pub mod camera_view;
 pub mod config;
 pub mod crash_octopus;
 pub mod help;
+pub mod live;
 pub mod shortcuts;
+pub mod sources_panel;
 pub mod status;
 pub mod style;
 
+use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
 use crate::cli::AppArgs;
 use anyhow::anyhow;
 use config::{AppState, ConfigDir, PanelId};
 use crash_octopus::Table;
 use crash_octopus::setup_panel::SetupPanel;
+use live::{CameraList, LiveSource};
 use shortcuts::Command;
+use sources_panel::SourcesPanel;
 use status::{ProfileInfo, StatusLine};
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -33,11 +39,40 @@ const INITIAL_WINDOW: [f32; 2] = [1360.0, 860.0];
 /// The smallest useful window, points.
 const MIN_WINDOW: [f32; 2] = [900.0, 600.0];
 
-/// How the app is started: where its files live and the command-line flags.
+/// How the app is started: where its files live, the command-line flags, and the source chosen
+/// for them (see [`choose_source`]).
 #[derive(Debug, Clone)]
 pub struct AppOptions {
     pub config_dir: PathBuf,
     pub args: AppArgs,
+    pub source: SourceChoice,
+    /// The cameras listed while choosing the source, if they were listed.
+    pub cameras: Option<CameraList>,
+}
+
+/// The app was started with flags it cannot use (exit code 2, before any window opens).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Chooses the source for the flags: `--camera`, `--video`, `--images`, `--demo`, else the first
+/// usable camera (listing the cameras), else the demo. A video or folder that cannot be used is a
+/// [`UsageError`].
+pub fn choose_source(args: &AppArgs) -> Result<(SourceChoice, Option<CameraList>), UsageError> {
+    let request = SourceRequest {
+        camera: args.camera,
+        video: args.video.clone(),
+        images: args.images.clone(),
+        demo: args.demo,
+    };
+    let mut listed: Option<CameraList> = None;
+    let choice = crate::capture::choose_source(&request, || {
+        let result = crate::capture::list_cameras();
+        listed = Some(result.clone().map_err(|e: CaptureError| e.to_string()));
+        result
+    });
+    choice.validate().map_err(|e| UsageError(e.to_string()))?;
+    Ok((choice, listed))
 }
 
 /// A message across the top of the window until dismissed.
@@ -69,15 +104,20 @@ pub struct OctorefApp {
     banners: Vec<Banner>,
     status: StatusLine,
     profile: Option<ProfileInfo>,
+    live: LiveSource,
+    sources: SourcesPanel,
 }
 
 /// Opens the desktop app and returns when its window is closed.
 pub fn run(args: &AppArgs) -> anyhow::Result<()> {
+    let (source, cameras) = choose_source(args)?;
     check_display()?;
     let config_dir = config::config_dir_from_env()?;
     let options = AppOptions {
         config_dir,
         args: args.clone(),
+        source,
+        cameras,
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
@@ -176,6 +216,7 @@ impl OctorefApp {
             ..StatusLine::default()
         };
         let saved_state = state.clone();
+        let live = LiveSource::start_choice(ctx, options.source);
         OctorefApp {
             config,
             state,
@@ -187,7 +228,28 @@ impl OctorefApp {
             banners,
             status,
             profile,
+            live,
+            sources: SourcesPanel::new(options.cameras),
         }
+    }
+
+    /// Replaces the running source with `source` (tests run the scripted fake camera this way).
+    pub fn use_source<S: FrameSource + Send + 'static>(
+        &mut self,
+        ctx: &egui::Context,
+        description: &str,
+        source: S,
+        config: WorkerConfig,
+    ) -> Result<(), CaptureError> {
+        let live = LiveSource::start_source(ctx, description, source, config)?;
+        self.live.shut_down();
+        self.live = live;
+        Ok(())
+    }
+
+    /// The running source.
+    pub fn live(&self) -> &LiveSource {
+        &self.live
     }
 
     pub fn state(&self) -> &AppState {
@@ -255,6 +317,8 @@ impl OctorefApp {
                 .on_hover_text("F2");
             ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
                 .on_hover_text("F3");
+            ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
+                .on_hover_text("F4");
             ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
                 .on_hover_text("F1");
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -277,6 +341,19 @@ impl OctorefApp {
     }
 
     fn banners_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(n) = self.live.notice() {
+            let edge = if n.warning {
+                style::WARNING_AMBER
+            } else {
+                style::OK_GREEN
+            };
+            egui::Frame::group(ui.style())
+                .stroke(egui::Stroke::new(2.0, edge))
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(egui::RichText::new(format!("Camera: {}", n.text)).strong());
+                });
+        }
         let mut dismissed = None;
         for (i, b) in self.banners.iter().enumerate() {
             let edge = match b.level {
@@ -317,6 +394,11 @@ impl OctorefApp {
 impl eframe::App for OctorefApp {
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.table.flush();
+        self.live.poll(ctx);
+        self.sources.poll();
+        self.status.source = self.live.source_words();
+        self.status.fps = self.live.fps();
+        self.status.analysis_ms = self.live.analysis_ms();
         let looks = self.looks();
         if self.applied_looks != Some(looks) {
             looks.apply(ctx);
@@ -368,8 +450,14 @@ impl eframe::App for OctorefApp {
                     }
                 }
                 PanelId::Game => {
-                    if let Some(p) = self.table.ui(ui, &self.palette) {
+                    if let Some(p) = self.table.ui(ui, &self.palette, self.live.texture()) {
                         self.state.panel = p;
+                    }
+                }
+                PanelId::Sources => {
+                    if let Some(choice) = self.sources.ui(ui, &self.live) {
+                        self.live.shut_down();
+                        self.live = LiveSource::start_choice(ui.ctx(), choice);
                     }
                 }
                 PanelId::Help => help::ui(ui, &self.config),

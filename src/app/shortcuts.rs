@@ -113,6 +113,7 @@ const PLAIN_KEYS: &[(Key, Command)] = &[
     (Key::F1, Command::Show(PanelId::Help)),
     (Key::F2, Command::Show(PanelId::Setup)),
     (Key::F3, Command::Show(PanelId::Game)),
+    (Key::F4, Command::Show(PanelId::Sources)),
     (Key::Num0, Command::Zero),
     (Key::Num1, Command::Number(1)),
     (Key::Num2, Command::Number(2)),

@@ -11,6 +11,9 @@ use crate::app::style::{self, Palette};
 use crate::games::crash_octopus::{AttackKind, DieTop, Event, Game, Head, Next, PlayerColor, TreasureType};
 use egui::{RichText, Ui};
 
+/// Height of the camera picture beside the game, points.
+const CAMERA_VIEW_HEIGHT: f32 = 300.0;
+
 impl Table {
     /// Acts on this frame's shortcut keys.
     pub fn perform(&mut self, commands: &[Command]) -> Option<PanelId> {
@@ -109,12 +112,24 @@ impl Table {
     }
 
     /// Draws the panel. Returns a panel to switch to (e.g. set-up for a new game).
-    pub fn ui(&mut self, ui: &mut Ui, palette: &Palette) -> Option<PanelId> {
+    /// `camera`: the newest camera picture, shown above the log when a source runs.
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        palette: &Palette,
+        camera: Option<&egui::TextureHandle>,
+    ) -> Option<PanelId> {
         let mut go = None;
         egui::Panel::right("crash_octopus_log")
             .resizable(true)
             .default_size(380.0)
-            .show(ui, |ui| self.log_ui(ui));
+            .show(ui, |ui| {
+                if let Some(t) = camera {
+                    crate::app::camera_view::show(ui, t, CAMERA_VIEW_HEIGHT);
+                    ui.separator();
+                }
+                self.log_ui(ui)
+            });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
