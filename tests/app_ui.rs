@@ -42,6 +42,8 @@ fn with_draft(dir: &Path, beads: &str, sailors: &[PlayerColor]) {
 }
 
 fn click(h: &mut Harness<'_, OctorefApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
     h.get_by_label(label).click();
     h.run();
 }
@@ -386,6 +388,27 @@ fn snapshots_of_the_main_screens() {
     h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
     h.run();
     results.add(h.try_snapshot("game_dark"));
+    h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+    h.run();
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 1", "Ana");
+    set_text(&mut h, "Name of player 2", "Ben");
+    for (label, v) in [
+        ("Ana: VP tokens", 17.0),
+        ("Ana: coins", 2.0),
+        ("Ana: starfish on white", 2.0),
+        ("Ana: pearl on dark blue", 3.0),
+        ("Ben: VP tokens", 21.0),
+        ("Ben: amphora on green", 2.0),
+        ("Ben: starfish on light blue", 2.0),
+    ] {
+        set_number(&mut h, label, v);
+    }
+    h.get_by_label("Octocube score sheet").scroll_to_me();
+    h.run();
+    results.add(h.try_snapshot("octocube"));
+    click(&mut h, "Sources");
+    results.add(h.try_snapshot("sources"));
 }
 
 /// Steps the app (a live source keeps repainting, so `run` would not settle) until `text` shows.
@@ -489,4 +512,78 @@ fn the_sources_panel_refuses_a_missing_video() {
     click(&mut h, "Play the video");
     assert!(has_text(&h, "no such video file"));
     assert!(has_text(&h, "Source: no camera found"));
+}
+
+fn set_number(h: &mut Harness<'_, OctorefApp>, label: &str, value: f64) {
+    h.get_by_label(label).set_value_accesskit(value);
+    h.run();
+}
+
+fn set_text(h: &mut Harness<'_, OctorefApp>, label: &str, text: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+#[test]
+fn fill_an_octocube_sheet_and_read_the_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 1", "Ana");
+    set_text(&mut h, "Name of player 2", "Ben");
+    // Ana: the cli.md example board.
+    set_number(&mut h, "Ana: VP tokens", 17.0);
+    set_number(&mut h, "Ana: coins", 2.0);
+    set_number(&mut h, "Ana: starfish on white", 2.0);
+    set_number(&mut h, "Ana: starfish on light blue", 1.0);
+    set_number(&mut h, "Ana: pearl on dark blue", 3.0);
+    // Ben scores with Score actions instead of tokens.
+    click(&mut h, "Ben: add a Score action");
+    set_text(&mut h, "Ben: Score action 1", "diamond diamond diamond coin");
+    set_number(&mut h, "Ben: diamond on green", 3.0);
+    let score = h.state().octocube().score().unwrap().clone();
+    let ana = &score.players[0];
+    let ben = &score.players[1];
+    assert_eq!(ana.name, "Ana");
+    assert_eq!(ana.coins_vp, 6);
+    assert_eq!(ben.coins, 1, "the Score action's coin counts");
+    assert!(ben.retrieval_vp > 0);
+    let winner = &score.winners[0];
+    assert!(has_text(&h, "1 (winner)"));
+    assert!(
+        score.explanation.iter().any(|l| l.contains(winner.as_str())),
+        "the explanation names the winner"
+    );
+    for line in &score.explanation {
+        assert!(has_text(&h, line), "shown: {line}");
+    }
+    // A fourth player... and a third, then remove one.
+    click(&mut h, "Add a player");
+    assert_eq!(h.state().octocube().input().players.len(), 3);
+    // The sheet is the `score octocube` format, kept in the config dir.
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("octocube_sheet.json")).unwrap()).unwrap();
+    assert_eq!(kept["players"][0]["tiles"]["pearl"]["dark_blue"], 3);
+    assert_eq!(kept["players"][1]["retrievals"][0][0], "diamond");
+    // Save and load by path.
+    let out = dir.path().join("final.json");
+    set_text(&mut h, "File:", out.to_str().unwrap());
+    click(&mut h, "Save the sheet");
+    assert!(out.exists());
+    assert!(has_text(&h, "Saved to"));
+}
+
+#[test]
+fn an_impossible_octocube_sheet_says_which_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 2", "Player 1");
+    assert!(has_text(&h, "Cannot score yet: players[1].name"));
 }

@@ -79,6 +79,8 @@ pub enum PanelId {
     Game,
     /// Where the picture comes from: cameras, a video, a folder of images.
     Sources,
+    /// The Octocube score sheet.
+    Octocube,
     /// Keyboard shortcuts and where files live.
     Help,
 }

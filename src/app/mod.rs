@@ -15,6 +15,7 @@ pub mod config;
 pub mod crash_octopus;
 pub mod help;
 pub mod live;
+pub mod octocube_sheet;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
@@ -106,6 +107,7 @@ pub struct OctorefApp {
     profile: Option<ProfileInfo>,
     live: LiveSource,
     sources: SourcesPanel,
+    octocube: octocube_sheet::OctocubeSheet,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -215,6 +217,13 @@ impl OctorefApp {
             calibration_saved_at: profile.as_ref().map(|p| p.saved_at),
             ..StatusLine::default()
         };
+        let (octocube, sheet_problem) = octocube_sheet::OctocubeSheet::open(config.root());
+        if let Some(text) = sheet_problem {
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text,
+            });
+        }
         let saved_state = state.clone();
         let live = LiveSource::start_choice(ctx, options.source);
         OctorefApp {
@@ -230,7 +239,13 @@ impl OctorefApp {
             profile,
             live,
             sources: SourcesPanel::new(options.cameras),
+            octocube,
         }
+    }
+
+    /// The Octocube score sheet.
+    pub fn octocube(&self) -> &octocube_sheet::OctocubeSheet {
+        &self.octocube
     }
 
     /// Replaces the running source with `source` (tests run the scripted fake camera this way).
@@ -317,6 +332,10 @@ impl OctorefApp {
                 .on_hover_text("F2");
             ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
                 .on_hover_text("F3");
+            ui.separator();
+            ui.selectable_value(&mut self.state.panel, PanelId::Octocube, "Octocube")
+                .on_hover_text("F5");
+            ui.separator();
             ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
                 .on_hover_text("F4");
             ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
@@ -399,6 +418,12 @@ impl eframe::App for OctorefApp {
         self.status.source = self.live.source_words();
         self.status.fps = self.live.fps();
         self.status.analysis_ms = self.live.analysis_ms();
+        if let Err(e) = self.octocube.persist(self.config.root()) {
+            self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The Octocube sheet could not be saved: {e}"),
+            });
+        }
         let looks = self.looks();
         if self.applied_looks != Some(looks) {
             looks.apply(ctx);
@@ -460,6 +485,7 @@ impl eframe::App for OctorefApp {
                         self.live = LiveSource::start_choice(ui.ctx(), choice);
                     }
                 }
+                PanelId::Octocube => self.octocube.ui(ui),
                 PanelId::Help => help::ui(ui, &self.config),
             }
         });
