@@ -12,7 +12,7 @@
 
 use super::homography::Homography;
 use super::units::{PointMm, PointMm3, PointPx};
-use nalgebra::{Matrix3, Rotation3, Vector3};
+use nalgebra::{Matrix3, Rotation3, UnitQuaternion, Vector3};
 use serde::{Deserialize, Serialize};
 
 /// Undistortion stops after this many fixed-point iterations.
@@ -115,7 +115,9 @@ pub struct Pose {
 
 impl Pose {
     pub fn from_rotation(rotation: &Rotation3<f64>, t: Vector3<f64>) -> Self {
-        let r = rotation.scaled_axis();
+        // Through the quaternion: `Rotation3::scaled_axis` loses the axis at 180 degrees (a
+        // camera looking straight down is often turned half a turn about its optical axis).
+        let r = UnitQuaternion::from_rotation_matrix(rotation).scaled_axis();
         Self {
             rvec: [r.x, r.y, r.z],
             tvec: [t.x, t.y, t.z],
@@ -263,6 +265,13 @@ mod tests {
         let p = PointMm::new(300.0, 400.0);
         let seen = cam.apparent_table_position(p, 20.0).unwrap();
         assert!(seen.distance(c) > p.distance(c));
+    }
+
+    #[test]
+    fn half_turn_rotations_survive_the_rotation_vector() {
+        let r = Rotation3::from_matrix_unchecked(Matrix3::new(-1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0));
+        let pose = Pose::from_rotation(&r, Vector3::new(1.0, 2.0, 900.0));
+        assert!((pose.rotation().matrix() - r.matrix()).norm() < 1e-9);
     }
 
     #[test]

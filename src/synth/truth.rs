@@ -1,0 +1,262 @@
+//! Ground truth in `analyze`'s vocabulary (`../shared/spec/cli.md`): `truth.json`.
+//!
+//! Every frame has `image`, `ocean`, `pieces` (each a `PieceReport`, plus the renderer's extra
+//! fields `height_mm`, `base_mm`, `visible`), `counter`, `obstructed`, `view_moved`. The top level
+//! holds the camera, the board, the scene's parameters, the string's centre line and the beads
+//! of the empty set-up. There are no `rulings`: the referee computes them from the true pieces.
+//!
+//! Readings: `center_mm` is the point the catalog footprint is placed at (`Shape::footprint`'s
+//! centre); `angle_deg` is left out for round pieces; the crab, which sits on the string, has
+//! `on_string: true` and `in_ocean: true` (the referee never lists it out of the ocean); a loaded
+//! treasure's `footprint_mm` is where it stands on the deck, in table coordinates.
+
+use super::counter::BeadPlacement;
+use super::faults::Faults;
+use super::frame::Frame;
+use super::layout::{NearTie, PlacedPiece};
+use super::light::Light;
+use super::placement::Table;
+use super::scene::{Paper, RigParams, Scene};
+use super::sensor::Sensor;
+use super::spec::{Modules, Resolution};
+use super::surface::Surface;
+use crate::calibrate::board::BoardSpec;
+use crate::games::crash_octopus::PlayerColor;
+use crate::table::{Camera, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
+use serde::{Deserialize, Serialize};
+
+/// Version of the `truth.json` layout.
+pub const TRUTH_VERSION: u32 = 1;
+
+/// One piece in `truth.json`: the `analyze` report plus what only the renderer knows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TruthPiece {
+    #[serde(flatten)]
+    pub report: PieceReport,
+    /// The piece's height (catalog), mm.
+    pub height_mm: f64,
+    /// Height of the surface it stands on (ship deck, island), mm.
+    pub base_mm: f64,
+    /// Whether the camera sees it (false for pieces a fault pushed out of view).
+    pub visible: bool,
+}
+
+/// One game frame in `truth.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrameTruth {
+    pub image: String,
+    pub ocean: OceanReport,
+    pub pieces: Vec<TruthPiece>,
+    pub counter: CounterReport,
+    pub obstructed: bool,
+    pub view_moved: bool,
+    pub beads: Vec<BeadPlacement>,
+    /// Deliberate near ties: two treasures at nearly equal gaps from a ship.
+    pub near_ties: Vec<NearTie>,
+    pub jpeg_quality: u8,
+    /// The camera of this frame when a fault moved it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<Camera>,
+    /// The light of this frame when a fault changed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub light: Option<Light>,
+    #[serde(default, skip_serializing_if = "Faults::is_empty")]
+    pub faults: Faults,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pushed_out: Vec<String>,
+}
+
+/// The scene's parameters as written to `truth.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SceneParams {
+    pub seed: u64,
+    pub players: Vec<PlayerColor>,
+    pub modules: Modules,
+    pub resolution: Resolution,
+    pub rig: RigParams,
+    pub surface: Surface,
+    pub light: Light,
+    pub sensor: Sensor,
+}
+
+/// The string in `truth.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StringTruth {
+    /// Closed centre line (the ocean's outline), table frame.
+    pub centre_line_mm: PolygonMm,
+    pub perimeter_mm: f64,
+    pub thickness_mm: f64,
+    /// Arc length of the counter's start (blue end) along the centre line.
+    pub counter_start_mm: f64,
+}
+
+/// The empty set-up capture's truth.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetupTruth {
+    pub image: String,
+    pub counter: CounterReport,
+    pub beads: Vec<BeadPlacement>,
+    pub crab: TruthPiece,
+}
+
+/// The whole `truth.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Truth {
+    pub version: u32,
+    pub scene: SceneParams,
+    pub camera: Camera,
+    pub board: BoardSpec,
+    pub paper: Paper,
+    pub board_image: String,
+    pub string: StringTruth,
+    pub ocean: OceanReport,
+    /// The empty set-up (also the board capture's string, beads and crab).
+    pub empty: SetupTruth,
+    /// Bead positions of the empty set-up (= `empty.beads`).
+    pub beads: Vec<BeadPlacement>,
+    pub frames: Vec<FrameTruth>,
+}
+
+/// The truth of one piece as `camera` sees it.
+pub(crate) fn piece_truth(scene: &Scene, table: &Table<'_>, camera: &Camera, p: &PlacedPiece) -> TruthPiece {
+    let fp = table.footprint(p);
+    let entry = scene.catalog.entry(&p.entry);
+    let round = entry.is_none_or(|e| e.shape.is_round());
+    let ocean = scene.ocean();
+    let crab = p.kind == PieceKind::Crab;
+    let angle_deg = (!round).then(|| {
+        let d = p.angle_rad.to_degrees().rem_euclid(360.0);
+        if d >= 180.0 { d - 360.0 } else { d }
+    });
+    TruthPiece {
+        report: PieceReport {
+            id: p.id.clone(),
+            piece: p.kind,
+            treasure: p.treasure,
+            color: p.color,
+            center_mm: p.center_mm,
+            footprint_mm: fp.poly.clone(),
+            angle_deg,
+            in_ocean: crab || ocean.contains(p.center_mm),
+            on_string: crab || (p.loaded_on.is_none() && !p.on_island && fp.poly.intersects_outline(ocean)),
+            loaded_on: p.loaded_on.clone(),
+            on_island: p.on_island,
+            top: p.top,
+            confidence: 1.0,
+        },
+        height_mm: entry.map(|e| e.height_mm).unwrap_or(0.0),
+        base_mm: p.base_mm,
+        visible: !table.out_of_view(camera, p, &fp)
+            && camera.project_table(p.center_mm).is_some_and(|px| {
+                px.x >= 0.0
+                    && px.y >= 0.0
+                    && px.x <= camera.intrinsics.width as f64 - 1.0
+                    && px.y <= camera.intrinsics.height as f64 - 1.0
+            }),
+    }
+}
+
+/// The truth of one rendered frame, whose image is written as `image`.
+pub fn frame_truth(scene: &Scene, frame: &Frame, image: &str) -> FrameTruth {
+    let table = Table::new(scene);
+    let camera = frame.options.camera.as_ref().unwrap_or(&scene.camera);
+    FrameTruth {
+        image: image.to_string(),
+        ocean: OceanReport::new(scene.ocean().clone()),
+        pieces: frame
+            .layout
+            .pieces
+            .iter()
+            .map(|p| piece_truth(scene, &table, camera, p))
+            .collect(),
+        counter: CounterReport::new(scene.beads.clone(), frame.layout.counter.crab),
+        obstructed: frame.obstructed,
+        view_moved: frame.view_moved,
+        beads: frame.layout.counter.beads.clone(),
+        near_ties: frame.layout.near_ties.clone(),
+        jpeg_quality: frame.jpeg_quality,
+        camera: frame.options.camera.clone(),
+        light: frame.options.light.clone(),
+        faults: frame.faults.clone(),
+        pushed_out: frame.pushed_out.clone(),
+    }
+}
+
+/// The whole truth of a scene whose board and empty captures are written as `board_image` and
+/// `empty_image`, and whose frames are `frames` (with their image names).
+pub fn truth(
+    scene: &Scene,
+    board_image: &str,
+    empty_image: &str,
+    frames: &[(Frame, String)],
+) -> Result<Truth, super::SynthError> {
+    let table = Table::new(scene);
+    let empty = scene.counter(0, super::render::EMPTY_COUNTER_VARIANT)?;
+    let crab_piece = scene
+        .pieces
+        .iter()
+        .find(|p| p.kind == PieceKind::Crab)
+        .ok_or_else(|| super::SynthError::Catalog("the scene has no crab".into()))?;
+    let crab = PlacedPiece {
+        id: crab_piece.id.clone(),
+        entry: crab_piece.entry.clone(),
+        kind: PieceKind::Crab,
+        treasure: None,
+        color: None,
+        center_mm: empty.crab_center_mm,
+        angle_rad: empty.crab_angle_rad,
+        base_mm: 0.0,
+        loaded_on: None,
+        on_island: false,
+        top: None,
+    };
+    let k = &scene.camera.intrinsics;
+    Ok(Truth {
+        version: TRUTH_VERSION,
+        scene: SceneParams {
+            seed: scene.spec.seed,
+            players: scene.spec.player_colours(),
+            modules: scene.spec.modules,
+            resolution: Resolution {
+                width: k.width,
+                height: k.height,
+            },
+            rig: scene.rig.clone(),
+            surface: scene.surface.clone(),
+            light: scene.light.clone(),
+            sensor: scene.sensor.clone(),
+        },
+        camera: scene.camera.clone(),
+        board: scene.board.clone(),
+        paper: scene.paper.clone(),
+        board_image: board_image.to_string(),
+        string: StringTruth {
+            centre_line_mm: scene.string.centre_line_mm.clone(),
+            perimeter_mm: scene.string.perimeter_mm,
+            thickness_mm: scene.string.thickness_mm,
+            counter_start_mm: scene.counter_start_mm,
+        },
+        ocean: OceanReport::new(scene.ocean().clone()),
+        empty: SetupTruth {
+            image: empty_image.to_string(),
+            counter: CounterReport::new(scene.beads.clone(), 0),
+            beads: empty.beads.clone(),
+            crab: piece_truth(scene, &table, &scene.camera, &crab),
+        },
+        beads: empty.beads,
+        frames: frames
+            .iter()
+            .map(|(f, name)| frame_truth(scene, f, name))
+            .collect(),
+    })
+}
+
+/// The board's ChArUco corners projected by the scene's camera: where a detector must find them.
+pub fn board_corners_px(scene: &Scene) -> Vec<(usize, crate::table::PointPx)> {
+    (0..scene.board.corner_count())
+        .filter_map(|id| {
+            let p: PointMm = scene.board.corner_mm(id);
+            scene.camera.project_table(p).map(|px| (id, px))
+        })
+        .collect()
+}
