@@ -409,6 +409,26 @@ fn snapshots_of_the_main_screens() {
     results.add(h.try_snapshot("octocube"));
     click(&mut h, "Sources");
     results.add(h.try_snapshot("sources"));
+    click(&mut h, "Otto");
+    set_text(&mut h, "Otto players", "Ana, Ben");
+    click(&mut h, "New Otto game");
+    for (square, player) in [
+        ("Square [3, 2]", "Place it for Ana"),
+        ("Square [3, 1]", "Place it for Ben"),
+    ] {
+        click(&mut h, square);
+        click(&mut h, player);
+    }
+    click(&mut h, "Square [3, 0]");
+    h.get_by_role_and_label(Role::RadioButton, "End").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "holds a shell").click();
+    h.run();
+    click(&mut h, "Place it for Ana");
+    click(&mut h, "Square [6, 3]");
+    h.get_by_role_and_label(Role::RadioButton, "Arm").click();
+    h.run();
+    results.add(h.try_snapshot("otto"));
 }
 
 /// Steps the app (a live source keeps repainting, so `run` would not settle) until `text` shows.
@@ -586,4 +606,58 @@ fn an_impossible_octocube_sheet_says_which_field() {
     click(&mut h, "Octocube");
     set_text(&mut h, "Name of player 2", "Player 1");
     assert!(has_text(&h, "Cannot score yet: players[1].name"));
+}
+
+#[test]
+fn place_otto_tiles_and_see_an_illegal_one_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Otto");
+    set_text(&mut h, "Otto players", "Ana, Ben");
+    click(&mut h, "New Otto game");
+    // Ana starts an arm at the north socket: Arm, joins toward Otto south, open north, suckers left.
+    click(&mut h, "Square [3, 2]");
+    assert!(has_text(&h, "Allowed: 1 point (1 base)."));
+    click(&mut h, "Place it for Ana");
+    assert!(has_text(&h, "1. Ana: arm on [3, 2]: 1 point"));
+    // Ben extends it with the suckers on the other side: refused, with the rule.
+    click(&mut h, "Square [3, 1]");
+    h.get_by_role_and_label(Role::RadioButton, "right").click();
+    h.run();
+    assert!(has_text(
+        &h,
+        "Not allowed: this tile has suckers on the opposite side to the arm it joins"
+    ));
+    click(&mut h, "Place it for Ben");
+    assert!(has_text(
+        &h,
+        "Refused: this tile has suckers on the opposite side"
+    ));
+    assert_eq!(h.state().otto().record().moves.len(), 1);
+    // With the suckers on the same side it goes, on a Seaweed-free square: 1 point.
+    h.get_by_role_and_label(Role::RadioButton, "left").click();
+    h.run();
+    click(&mut h, "Place it for Ben");
+    assert_eq!(h.state().otto().record().moves.len(), 2);
+    // Ana completes it with a shell End tile on [3, 0]: (2 + 2 x 2) = 6 points.
+    click(&mut h, "Square [3, 0]");
+    h.get_by_role_and_label(Role::RadioButton, "End").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "holds a shell").click();
+    h.run();
+    assert!(has_text(&h, "Allowed: 6 points"));
+    click(&mut h, "Place it for Ana");
+    let report = h.state().otto().report().unwrap().clone();
+    assert_eq!(report.players[0].placed_points, 7);
+    assert_eq!(report.players[1].placed_points, 1);
+    // Hands at the end: Ana keeps 2 tiles.
+    set_number(&mut h, "Ana: tiles left in hand", 2.0);
+    let report = h.state().otto().report().unwrap();
+    assert_eq!(report.players[0].hand_penalty, 2);
+    assert_eq!(report.players[0].total, 5);
+    assert!(has_text(&h, "1 (winner)"));
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("otto_game.json")).unwrap()).unwrap();
+    assert_eq!(kept["hands"]["Ana"], 2);
+    assert_eq!(kept["moves"][2]["shell"], true);
 }

@@ -81,6 +81,8 @@ pub enum PanelId {
     Sources,
     /// The Octocube score sheet.
     Octocube,
+    /// The Otto the Octopus board.
+    Otto,
     /// Keyboard shortcuts and where files live.
     Help,
 }

@@ -16,6 +16,7 @@ pub mod crash_octopus;
 pub mod help;
 pub mod live;
 pub mod octocube_sheet;
+pub mod otto_board;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
@@ -108,6 +109,7 @@ pub struct OctorefApp {
     live: LiveSource,
     sources: SourcesPanel,
     octocube: octocube_sheet::OctocubeSheet,
+    otto: otto_board::OttoBoard,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -224,6 +226,13 @@ impl OctorefApp {
                 text,
             });
         }
+        let (otto, otto_problem) = otto_board::OttoBoard::open(config.root());
+        if let Some(text) = otto_problem {
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text,
+            });
+        }
         let saved_state = state.clone();
         let live = LiveSource::start_choice(ctx, options.source);
         OctorefApp {
@@ -240,7 +249,13 @@ impl OctorefApp {
             live,
             sources: SourcesPanel::new(options.cameras),
             octocube,
+            otto,
         }
+    }
+
+    /// The Otto board.
+    pub fn otto(&self) -> &otto_board::OttoBoard {
+        &self.otto
     }
 
     /// The Octocube score sheet.
@@ -335,6 +350,8 @@ impl OctorefApp {
             ui.separator();
             ui.selectable_value(&mut self.state.panel, PanelId::Octocube, "Octocube")
                 .on_hover_text("F5");
+            ui.selectable_value(&mut self.state.panel, PanelId::Otto, "Otto")
+                .on_hover_text("F6");
             ui.separator();
             ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
                 .on_hover_text("F4");
@@ -424,6 +441,12 @@ impl eframe::App for OctorefApp {
                 text: format!("The Octocube sheet could not be saved: {e}"),
             });
         }
+        if let Err(e) = self.otto.persist(self.config.root()) {
+            self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The Otto game could not be saved: {e}"),
+            });
+        }
         let looks = self.looks();
         if self.applied_looks != Some(looks) {
             looks.apply(ctx);
@@ -486,6 +509,7 @@ impl eframe::App for OctorefApp {
                     }
                 }
                 PanelId::Octocube => self.octocube.ui(ui),
+                PanelId::Otto => self.otto.ui(ui),
                 PanelId::Help => help::ui(ui, &self.config),
             }
         });

@@ -115,6 +115,7 @@ const PLAIN_KEYS: &[(Key, Command)] = &[
     (Key::F3, Command::Show(PanelId::Game)),
     (Key::F4, Command::Show(PanelId::Sources)),
     (Key::F5, Command::Show(PanelId::Octocube)),
+    (Key::F6, Command::Show(PanelId::Otto)),
     (Key::Num0, Command::Zero),
     (Key::Num1, Command::Number(1)),
     (Key::Num2, Command::Number(2)),
