@@ -1,6 +1,9 @@
 //! The app driven by its labels (egui_kittest, rendered headless on Mesa's software Vulkan for the
 //! snapshots). Each test gets its own config directory, as a family's machine would have.
 
+// Helpers outside `#[test]` functions are test code too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::{Harness, SnapshotResults};
@@ -660,4 +663,65 @@ fn place_otto_tiles_and_see_an_illegal_one_refused_with_its_reason() {
         serde_json::from_slice(&std::fs::read(dir.path().join("otto_game.json")).unwrap()).unwrap();
     assert_eq!(kept["hands"]["Ana"], 2);
     assert_eq!(kept["moves"][2]["shell"], true);
+}
+
+#[test]
+fn the_pink_pirate_and_the_island_are_recorded_through_their_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.get_by_role_and_label(
+        Role::CheckBox,
+        "Pink Pirate: one more player, plays pink with the Octo-Canon",
+    )
+    .click();
+    h.run();
+    h.get_by_role_and_label(
+        Role::CheckBox,
+        "Nameless Island: anchors may collect the island's treasure",
+    )
+    .click();
+    h.run();
+    start_game(&mut h);
+    assert!(has_text(&h, "Players in turn order: orange, green and pink."));
+    // Orange loads the gold; green's anchor collects the gem from the island, orange's anchor
+    // having been the closest at the start of the turn.
+    click(&mut h, "Loaded the gold");
+    h.get_by_label("Nameless Island: the anchor collected").click();
+    h.run();
+    h.get_by_label("the gem").click();
+    h.run();
+    h.get_by_label("closest to the island at the start of the turn:")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "orange").click();
+    h.run();
+    click(&mut h, "Navigated");
+    assert!(
+        has_text(&h, "green collects the gem from the island"),
+        "the island form is recorded"
+    );
+    // Pink: the canon touches the head, the solo attack hits orange's ship and steals the gold.
+    assert!(has_text(&h, "the Pink Pirate flicks the Octo-Canon"));
+    h.get_by_role_and_label(Role::CheckBox, "The canon touched an octopus head")
+        .click();
+    h.run();
+    click(&mut h, "Record the canon");
+    assert!(has_text(&h, "The Pink Pirate's own octopus attack!"));
+    h.get_by_role_and_label(Role::RadioButton, "orange's ship")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "gold fell").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "steals the gold").click();
+    h.run();
+    click(&mut h, "Record the drop");
+    assert!(has_text(&h, "The Pink Pirate steals the gold"));
+    let game = h.state().table().game().unwrap();
+    assert!(game.ship(PlayerColor::Pink).unwrap().holds(TreasureType::Gold));
+    assert!(game.ship(PlayerColor::Green).unwrap().holds(TreasureType::Gem));
+    assert_eq!(
+        game.counter().crab(),
+        1,
+        "neither the island nor the steal moved the crab"
+    );
 }

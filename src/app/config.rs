@@ -121,7 +121,7 @@ pub fn default_beads() -> String {
 }
 
 /// What the app remembers between runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AppState {
     pub theme: ThemeChoice,
@@ -134,19 +134,6 @@ pub struct AppState {
     /// The Crash Octopus game log in progress (resumed on start).
     pub last_game: Option<PathBuf>,
     pub setup: SetupDraft,
-}
-
-impl Default for AppState {
-    fn default() -> Self {
-        AppState {
-            theme: ThemeChoice::default(),
-            large_type: false,
-            panel: PanelId::default(),
-            last_profile: None,
-            last_game: None,
-            setup: SetupDraft::default(),
-        }
-    }
 }
 
 /// The state file could not be used; the app carries on with defaults.
@@ -241,9 +228,11 @@ mod tests {
         let (s, problem) = c.load_state();
         assert_eq!(s, AppState::default());
         assert!(problem.is_none());
-        let mut s = AppState::default();
-        s.theme = ThemeChoice::Dark;
-        s.large_type = true;
+        let mut s = AppState {
+            theme: ThemeChoice::Dark,
+            large_type: true,
+            ..AppState::default()
+        };
         s.setup.sailors = vec![PlayerColor::Blue, PlayerColor::Orange];
         c.save_state(&s).unwrap();
         assert_eq!(c.load_state().0, s);

@@ -189,10 +189,11 @@ impl OctorefApp {
             }
             None => Table::default(),
         };
+        // A resumed game is shown unless another screen was open; no game, no game screen.
         state.panel = match (table.game().is_some(), state.panel) {
-            (true, _) => PanelId::Game,
+            (true, PanelId::Setup) => PanelId::Game,
             (false, PanelId::Game) => PanelId::Setup,
-            (false, p) => p,
+            (_, p) => p,
         };
         let profile_path = options
             .args

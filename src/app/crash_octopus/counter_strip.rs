@@ -5,10 +5,12 @@ use crate::app::style::Palette;
 use crate::games::crash_octopus::{Bead, BeadSequence};
 use egui::{Color32, Sense, Stroke, pos2, vec2};
 
-/// Bead diameter on screen, points (at zoom 1).
+/// Largest bead diameter on screen, points; beads shrink to fit a narrow panel.
 const BEAD_PT: f32 = 26.0;
-/// Gap between beads, points.
-const GAP_PT: f32 = 8.0;
+/// Smallest bead diameter, points.
+const MIN_BEAD_PT: f32 = 8.0;
+/// Gap between beads as a fraction of a bead.
+const GAP_RATIO: f32 = 0.3;
 /// Room left of the first bead for the crab standing at the start.
 const START_PT: f32 = 30.0;
 
@@ -28,12 +30,15 @@ pub fn describe(beads: &BeadSequence, crab: usize) -> String {
 /// Draws the strip and its description.
 pub fn show(ui: &mut egui::Ui, palette: &Palette, beads: &BeadSequence, crab: usize) {
     let n = beads.len();
-    let width = START_PT + n as f32 * (BEAD_PT + GAP_PT);
+    let fit = (ui.available_width() - START_PT - 8.0) / (n.max(1) as f32 * (1.0 + GAP_RATIO));
+    let bead = fit.clamp(MIN_BEAD_PT, BEAD_PT);
+    let step = bead * (1.0 + GAP_RATIO);
+    let width = START_PT + n as f32 * step + 8.0;
     let height = BEAD_PT + 16.0;
     let (rect, _) = ui.allocate_exact_size(vec2(width, height), Sense::hover());
     let painter = ui.painter_at(rect);
     let cy = rect.center().y;
-    let x_of = |i: usize| rect.left() + START_PT + i as f32 * (BEAD_PT + GAP_PT) + BEAD_PT / 2.0;
+    let x_of = |i: usize| rect.left() + START_PT + i as f32 * step + bead / 2.0;
     // The string.
     painter.line_segment(
         [pos2(rect.left() + 4.0, cy), pos2(rect.right() - 4.0, cy)],
@@ -49,18 +54,18 @@ pub fn show(ui: &mut egui::Ui, palette: &Palette, beads: &BeadSequence, crab: us
         } else {
             palette.bead(*b)
         };
-        painter.circle_filled(c, BEAD_PT / 2.0, fill);
+        painter.circle_filled(c, bead / 2.0, fill);
         // An outline, so black beads show on the dark theme.
-        painter.circle_stroke(c, BEAD_PT / 2.0, Stroke::new(1.0, outline));
+        painter.circle_stroke(c, bead / 2.0, Stroke::new(1.0, outline));
         if i == crab {
-            painter.circle_stroke(c, BEAD_PT / 2.0 + 3.0, Stroke::new(2.5, ring));
+            painter.circle_stroke(c, bead / 2.0 + 3.0, Stroke::new(2.5, ring));
         }
     }
     // The crab stands just before the next bead (after the last one at the end).
     let crab_x = if crab == 0 {
         rect.left() + START_PT / 2.0
     } else {
-        x_of(crab - 1) + (BEAD_PT + GAP_PT) / 2.0
+        x_of(crab - 1) + step / 2.0
     };
     let crab_rect = egui::Rect::from_center_size(pos2(crab_x, cy), vec2(18.0, 13.0));
     painter.rect_filled(crab_rect, 5.0, palette.crab());

@@ -11,8 +11,8 @@ use crate::app::style::{self, Palette};
 use crate::games::crash_octopus::{AttackKind, DieTop, Event, Game, Head, Next, PlayerColor, TreasureType};
 use egui::{RichText, Ui};
 
-/// Height of the camera picture beside the game, points.
-const CAMERA_VIEW_HEIGHT: f32 = 300.0;
+/// Largest height of the camera picture under the game, points.
+const CAMERA_VIEW_HEIGHT: f32 = 420.0;
 
 impl Table {
     /// Acts on this frame's shortcut keys.
@@ -112,7 +112,7 @@ impl Table {
     }
 
     /// Draws the panel. Returns a panel to switch to (e.g. set-up for a new game).
-    /// `camera`: the newest camera picture, shown above the log when a source runs.
+    /// `camera`: the newest camera picture, shown under the ships when a source runs.
     pub fn ui(
         &mut self,
         ui: &mut Ui,
@@ -123,13 +123,7 @@ impl Table {
         egui::Panel::right("crash_octopus_log")
             .resizable(true)
             .default_size(380.0)
-            .show(ui, |ui| {
-                if let Some(t) = camera {
-                    crate::app::camera_view::show(ui, t, CAMERA_VIEW_HEIGHT);
-                    ui.separator();
-                }
-                self.log_ui(ui)
-            });
+            .show(ui, |ui| self.log_ui(ui));
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
@@ -163,6 +157,10 @@ impl Table {
                 ships_ui(ui, palette, &game);
                 ui.add_space(6.0);
                 ocean_ui(ui, palette, &game);
+                if let Some(t) = camera {
+                    ui.add_space(6.0);
+                    crate::app::camera_view::show(ui, t, CAMERA_VIEW_HEIGHT);
+                }
                 ui.add_space(8.0);
                 ui.horizontal(|ui| {
                     let undo = ui
@@ -497,7 +495,7 @@ fn card(ui: &mut Ui, edge: egui::Color32, add: impl FnOnce(&mut Ui)) {
 fn now_ui(ui: &mut Ui, palette: &Palette, game: &Game) {
     match game.next() {
         Next::Turn { player } => {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.heading(format!("Turn {}:", game.turn()));
                 style::player_chip(ui, palette, player);
                 ui.heading(if player.is_pirate() {
@@ -513,7 +511,7 @@ fn now_ui(ui: &mut Ui, palette: &Palette, game: &Game) {
                 AttackKind::Final => "The final octopus attack!",
                 AttackKind::Pirate => "The Pink Pirate's own octopus attack!",
             };
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.heading(what);
                 style::player_chip(ui, palette, player);
                 ui.heading("drops the ink die");

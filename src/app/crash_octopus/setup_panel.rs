@@ -133,24 +133,26 @@ fn players_ui(ui: &mut egui::Ui, palette: &Palette, draft: &mut SetupDraft) {
     });
     let mut swap: Option<(usize, usize)> = None;
     let n = draft.sailors.len();
-    egui::Grid::new("turn_order").num_columns(4).show(ui, |ui| {
+    egui::Grid::new("turn_order").num_columns(3).show(ui, |ui| {
         for (i, &p) in draft.sailors.iter().enumerate() {
             ui.label(format!("{}.", i + 1));
             style::player_chip(ui, palette, p);
-            let up = ui
-                .add_enabled(i > 0, egui::Button::new("up").small())
-                .on_hover_text("Earlier in turn order")
-                .accessible_name(format!("Move {p} earlier"));
-            if up.clicked() {
-                swap = Some((i - 1, i));
-            }
-            let down = ui
-                .add_enabled(i + 1 < n, egui::Button::new("down").small())
-                .on_hover_text("Later in turn order")
-                .accessible_name(format!("Move {p} later"));
-            if down.clicked() {
-                swap = Some((i, i + 1));
-            }
+            ui.horizontal(|ui| {
+                let up = ui
+                    .add_enabled(i > 0, egui::Button::new("up").small())
+                    .on_hover_text("Earlier in turn order")
+                    .accessible_name(format!("Move {p} earlier"));
+                if up.clicked() {
+                    swap = Some((i - 1, i));
+                }
+                let down = ui
+                    .add_enabled(i + 1 < n, egui::Button::new("down").small())
+                    .on_hover_text("Later in turn order")
+                    .accessible_name(format!("Move {p} later"));
+                if down.clicked() {
+                    swap = Some((i, i + 1));
+                }
+            });
             ui.end_row();
         }
         if draft.pink_pirate {
