@@ -14,6 +14,7 @@ use crate::capture::{
     CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoReason, Frame, FrameSource, SourceChoice,
     SourceStatus, WorkerConfig,
 };
+use crate::referee::FrameReport;
 use opencv::prelude::*;
 
 /// What the connection banner says, if anything (nothing while the source is live).
@@ -23,11 +24,14 @@ pub struct ConnectionNotice {
     pub text: String,
 }
 
-/// Something that turns frames into analysis results off the UI thread (phase 2: vision and the
-/// referee). The app hands it every new frame and reads how long the last analysis took.
+/// Something that turns frames into table readings off the UI thread (phase 2: vision and the
+/// referee on a worker). The app hands it every new frame, and reads the newest [`FrameReport`]
+/// (drawn as overlays over the picture) and how long the last analysis took.
 pub trait Pipeline: std::fmt::Debug {
     /// A new frame arrived (the pipeline copies what it needs and returns at once).
     fn offer(&mut self, frame: &Frame);
+    /// The newest reading, once there is one.
+    fn latest(&self) -> Option<&FrameReport>;
     /// Milliseconds the last analysis took, once there is one.
     fn analysis_ms(&self) -> Option<f64>;
 }
@@ -175,6 +179,11 @@ impl LiveSource {
         self.pipeline.as_ref().and_then(|p| p.analysis_ms())
     }
 
+    /// The pipeline's newest table reading (none until a pipeline is in the slot).
+    pub fn report(&self) -> Option<&FrameReport> {
+        self.pipeline.as_ref().and_then(|p| p.latest())
+    }
+
     /// The banner to show for the connection, or `None` while all is well.
     pub fn notice(&self) -> Option<ConnectionNotice> {
         let status = &self.snapshot.as_ref()?.status;
@@ -229,3 +238,79 @@ fn to_color_image(frame: &Frame) -> Option<egui::ColorImage> {
 
 /// Every camera found, for the Sources panel; an error in words when they could not be listed.
 pub type CameraList = Result<Vec<CameraInfo>, String>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::{FakeSource, FakeStep, PixelFormat, SourceKind};
+    use opencv::core::{CV_8UC3, Mat, Scalar};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn frames_become_rgba_images_with_the_channels_swapped() {
+        let image =
+            Mat::new_rows_cols_with_default(2, 3, CV_8UC3, Scalar::new(10.0, 20.0, 200.0, 0.0)).unwrap();
+        let frame = Frame {
+            image,
+            seq: 0,
+            connection: 1,
+            captured_at: Instant::now(),
+            source: SourceKind::Fake,
+            label: Arc::from("t"),
+        };
+        let c = to_color_image(&frame).unwrap();
+        assert_eq!(c.size, [3, 2]);
+        assert_eq!(c.pixels[0], egui::Color32::from_rgb(200, 20, 10));
+    }
+
+    #[derive(Debug, Default)]
+    struct Counting {
+        offered: Arc<Mutex<u64>>,
+    }
+
+    impl Pipeline for Counting {
+        fn offer(&mut self, _frame: &Frame) {
+            *self.offered.lock().unwrap() += 1;
+        }
+        fn latest(&self) -> Option<&FrameReport> {
+            None
+        }
+        fn analysis_ms(&self) -> Option<f64> {
+            Some(4.0)
+        }
+    }
+
+    #[test]
+    fn new_frames_reach_the_texture_and_the_pipeline_slot() {
+        let ctx = egui::Context::default();
+        let fake = FakeSource::new(
+            64,
+            48,
+            Some(100.0),
+            vec![FakeStep::Frames {
+                count: 1000,
+                pixel: PixelFormat::Mjpeg,
+            }],
+        );
+        let mut live = LiveSource::start_source(&ctx, "fake", fake, WorkerConfig::default()).unwrap();
+        let offered = Arc::new(Mutex::new(0));
+        live.set_pipeline(Box::new(Counting {
+            offered: Arc::clone(&offered),
+        }));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while (live.texture().is_none() || live.fps().is_none()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            live.poll(&ctx);
+        }
+        assert_eq!(live.texture().map(|t| t.size()), Some([64, 48]));
+        assert!(*offered.lock().unwrap() >= 1);
+        assert_eq!(live.analysis_ms(), Some(4.0));
+        assert!(live.notice().is_none(), "no banner while live");
+        assert!(live.source_words().unwrap().starts_with("fake (live)"));
+        live.shut_down();
+        assert!(!live.is_running());
+        let idle = LiveSource::idle("no camera found");
+        assert_eq!(idle.source_words().as_deref(), Some("no camera found"));
+    }
+}
