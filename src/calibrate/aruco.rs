@@ -3,10 +3,16 @@
 //! Today this is OpenCV 4.6's contrib API (`cv::aruco::CharucoBoard::create`, `detectMarkers`,
 //! `interpolateCornersCharuco`). Moving to 4.7+'s objdetect API (`CharucoDetector`) touches only
 //! this file. Everything outside speaks [`BoardSpec`], [`PointPx`] and plain structs.
+//!
+//! Pixel convention: OpenCV's, integer coordinates are pixel centres. OpenCV 4.6 leaves the
+//! ChArUco corners where a coarse sub-pixel pass stopped (its minimum accuracy is 0.1 px and it
+//! starts from integer marker corners), which measured about half a pixel right and down of the
+//! true corners on rendered boards; [`detect`] therefore refines every corner again with a strict
+//! `cornerSubPix`, which brings them within a few hundredths of a pixel on average.
 
 use super::board::BoardSpec;
 use crate::table::PointPx;
-use opencv::core::{Mat, Point2f, Ptr, Size, Vector};
+use opencv::core::{Mat, Point2f, Ptr, Size, TermCriteria, Vector};
 use opencv::prelude::*;
 use opencv::{aruco, core, imgproc};
 
@@ -18,6 +24,15 @@ pub enum ArucoError {
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }
+
+/// The final corner refinement: half window = this fraction of the distance to the nearest other
+/// corner (about one square), clamped to [`MIN_SUBPIX_HALF_WINDOW`, `MAX_SUBPIX_HALF_WINDOW`] px,
+/// so the window stays inside the four squares around the corner.
+const SUBPIX_WINDOW_FRACTION: f64 = 0.1;
+const MIN_SUBPIX_HALF_WINDOW: i32 = 2;
+const MAX_SUBPIX_HALF_WINDOW: i32 = 5;
+const SUBPIX_MAX_ITERATIONS: i32 = 100;
+const SUBPIX_EPSILON_PX: f64 = 1e-4;
 
 /// Markers and ChArUco corners found in one image.
 #[derive(Debug, Clone, Default)]
@@ -109,11 +124,44 @@ pub fn detect(spec: &BoardSpec, image: &Mat) -> Result<BoardDetection, ArucoErro
     let mut ch_corners: Vector<Point2f> = Vector::new();
     let mut ch_ids: Vector<i32> = Vector::new();
     aruco::interpolate_corners_charuco_def(&corners, &ids, &grey, &b, &mut ch_corners, &mut ch_ids)?;
-    for (id, c) in ch_ids.iter().zip(ch_corners.iter()) {
-        if id >= 0 {
-            det.corners
-                .push((id as usize, PointPx::new(c.x as f64, c.y as f64)));
+    let found: Vec<(i32, Point2f)> = ch_ids.iter().zip(ch_corners.iter()).collect();
+    for (k, &(id, c)) in found.iter().enumerate() {
+        if id < 0 {
+            continue;
         }
+        let nearest = found
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != k)
+            .map(|(_, (_, o))| ((o.x - c.x) as f64).hypot((o.y - c.y) as f64))
+            .fold(f64::INFINITY, f64::min);
+        let half = if nearest.is_finite() {
+            ((nearest * SUBPIX_WINDOW_FRACTION).round() as i32)
+                .clamp(MIN_SUBPIX_HALF_WINDOW, MAX_SUBPIX_HALF_WINDOW)
+        } else {
+            MIN_SUBPIX_HALF_WINDOW
+        };
+        let mut one: Vector<Point2f> = Vector::from_slice(&[c]);
+        let inside = c.x >= (half + 2) as f32
+            && c.y >= (half + 2) as f32
+            && c.x < (grey.cols() - half - 2) as f32
+            && c.y < (grey.rows() - half - 2) as f32;
+        if inside {
+            imgproc::corner_sub_pix(
+                &grey,
+                &mut one,
+                Size::new(half, half),
+                Size::new(-1, -1),
+                TermCriteria::new(
+                    core::TermCriteria_COUNT + core::TermCriteria_EPS,
+                    SUBPIX_MAX_ITERATIONS,
+                    SUBPIX_EPSILON_PX,
+                )?,
+            )?;
+        }
+        let r = one.get(0).unwrap_or(c);
+        det.corners
+            .push((id as usize, PointPx::new(r.x as f64, r.y as f64)));
     }
     det.corners.sort_by_key(|(id, _)| *id);
     Ok(det)

@@ -1,0 +1,599 @@
+//! The Octo-Counter read off the string: the bead sequence (blue / black) from the start (blue)
+//! end, and the crab's position (how many beads lie on its start side).
+//!
+//! Conventions: the string is the ocean polygon (the cord's centre line, table frame, mm); arc
+//! length `s` runs from vertex 0 in vertex order (`curve.rs`). The view is a table-plane rectified
+//! frame (`rectify.rs`). Beads are 10 mm spheres threaded on the cord, their centres
+//! [`BEAD_CENTRE_HEIGHT_MM`] above the table on the centre line; the crab stands on the string.
+//!
+//! How: along the string, every [`SAMPLE_STEP_MM`], three points at bead-centre height are looked
+//! up — on the centre line and [`SIDE_OFFSET_MM`] to either side. A point inside a bead projects
+//! onto that bead whatever the camera angle, so a bead shows its colour at all three, while the
+//! 4 mm cord shows blue at the centre only. With a camera pose each 3D point is projected
+//! exactly; without one (four-point calibration) the table point itself is used. The longest run
+//! of beads and crab is the counter; colour changes split it into blocks, and each block gets
+//! its share of the known number of beads by length. The start is the blue end of the run.
+
+use super::colour::{self, ColourClass, WhiteBalance};
+use super::curve::ClosedCurve;
+use super::profile::{CounterLayout, Profile};
+use super::rectify::Rectified;
+use crate::games::crash_octopus::{Bead, BeadSequence};
+use crate::table::{CounterReport, PointMm, PointMm3, PolygonMm};
+
+/// The number of beads on the Octo-Counter (table.md).
+pub const DEFAULT_BEAD_COUNT: usize = 16;
+/// The default sequence, used only to pick a direction when both ends of the run look alike.
+pub const DEFAULT_SEQUENCE: &str = "BBBKBBBKBBKBBKKK";
+/// Bead diameter, and where its centre sits above the table.
+pub const BEAD_DIAMETER_MM: f64 = 10.0;
+pub const BEAD_CENTRE_HEIGHT_MM: f64 = 5.0;
+/// Nominal bead-to-bead spacing when the count is unknown (touching or nearly).
+const NOMINAL_PITCH_MM: f64 = 10.6;
+/// Sampling along the string.
+pub const SAMPLE_STEP_MM: f64 = 0.5;
+/// The side samples, across the string: inside a bead, outside the 4 mm cord.
+pub const SIDE_OFFSET_MM: f64 = 3.5;
+/// A bead shows at all three samples only within this half-length of its centre
+/// (sqrt(5^2 - 3.5^2)); beyond it only its centre sample is on it. The ends of a group of beads
+/// are extended by the difference.
+const BEAD_EDGE_MM: f64 = BEAD_DIAMETER_MM / 2.0 - 3.57;
+/// Within the counter, stretches of anything else up to this long do not break the run (contact
+/// points between beads, the cord showing next to the crab).
+const MAX_INNER_GAP_MM: f64 = 8.0;
+/// A colour block shorter than this is noise: a bead shows over about 7 mm.
+const MIN_BLOCK_MM: f64 = 3.0;
+/// A counter shorter than this fraction of the expected length is not the counter.
+const MIN_RUN_FRACTION: f64 = 0.6;
+/// Side samples darker than this (relative to the table) count as on a bead.
+const SOLID_MAX_REL_BRIGHTNESS: f64 = 0.6;
+/// The table beside the string is looked at this far from its centre line (beyond a bead and
+/// the crab's half-width).
+const LOCAL_TABLE_OFFSET_MM: f64 = 16.0;
+/// Around the profile's bead run, how far beyond its ends the crab may be looked for.
+const CRAB_SEARCH_MARGIN_MM: f64 = 40.0;
+/// Fewer crab samples than this (mm of string) is "no crab seen".
+const MIN_CRAB_MM: f64 = 6.0;
+
+/// The counter could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CounterError {
+    #[error("the ocean line is degenerate (fewer than 3 distinct points)")]
+    NoString,
+    #[error(
+        "no bead run found on the string (longest run of beads {found_mm:.0} mm, expected about {expected_mm:.0} mm)"
+    )]
+    NoBeads { found_mm: f64, expected_mm: f64 },
+    #[error("the crab was not found on the string next to the beads")]
+    NoCrab,
+}
+
+/// What one sample along the string shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
+    Blue,
+    Black,
+    Crab,
+    Cord,
+    Nothing,
+}
+
+impl Label {
+    fn is_counter(self) -> bool {
+        matches!(self, Label::Blue | Label::Black | Label::Crab)
+    }
+    fn bead(self) -> Option<Bead> {
+        match self {
+            Label::Blue => Some(Bead::Blue),
+            Label::Black => Some(Bead::Black),
+            _ => None,
+        }
+    }
+}
+
+/// The counter as read from one view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CounterReading {
+    pub beads: BeadSequence,
+    /// Beads on the crab's start side.
+    pub crab: usize,
+    /// Bead centres as arc length along the string (vertex order), start to finish.
+    pub bead_arc_mm: Vec<f64>,
+    pub crab_arc_mm: f64,
+    /// Whether start -> finish runs in the string's vertex order.
+    pub forward: bool,
+    /// False when both ends of the run have the same colour.
+    pub start_certain: bool,
+}
+
+impl CounterReading {
+    /// The profile's record of this reading on `string` (positions from the arcs).
+    pub fn layout(&self, string: &PolygonMm) -> Option<CounterLayout> {
+        let line = ClosedCurve::from_polygon(string)?;
+        Some(CounterLayout {
+            report: CounterReport::new(self.beads.clone(), self.crab),
+            bead_positions_mm: self.bead_arc_mm.iter().map(|&s| line.point_at(s)).collect(),
+            bead_arc_mm: self.bead_arc_mm.clone(),
+            crab_arc_mm: Some(self.crab_arc_mm),
+            crab_mm: Some(line.point_at(self.crab_arc_mm)),
+            start_certain: self.start_certain,
+        })
+    }
+
+    /// The same reading on the string with its vertex order reversed (vertex 0 kept): every
+    /// arc `s` becomes `perimeter - s`.
+    pub fn on_reversed_string(&self, perimeter_mm: f64) -> Self {
+        let flip = |s: f64| (perimeter_mm - s).rem_euclid(perimeter_mm);
+        Self {
+            bead_arc_mm: self.bead_arc_mm.iter().map(|&s| flip(s)).collect(),
+            crab_arc_mm: flip(self.crab_arc_mm),
+            forward: !self.forward,
+            ..self.clone()
+        }
+    }
+}
+
+/// Looks up colours of raised table points in a rectified view.
+struct Sampler<'a> {
+    view: &'a Rectified,
+    profile: &'a Profile,
+    wb: &'a WhiteBalance,
+}
+
+impl Sampler<'_> {
+    fn bgr_at(&self, p: PointMm, height_mm: f64) -> Option<[f64; 3]> {
+        let seen = match &self.profile.camera {
+            Some(cam) => {
+                let px = cam.project(PointMm3::above(p, height_mm))?;
+                self.profile.px_to_mm(px)?
+            }
+            None => p,
+        };
+        let q = self.view.grid.mm_to_px(seen);
+        colour::sample_bgr(&self.view.image, q.x, q.y)
+    }
+
+    /// The colour class at a raised point, judging "black" against the local table level.
+    fn class_at(&self, p: PointMm, height_mm: f64, local: f64) -> Option<ColourClass> {
+        let bgr = self.bgr_at(p, height_mm)?;
+        Some(match self.wb.classify(bgr) {
+            ColourClass::Blue => ColourClass::Blue,
+            ColourClass::Red => ColourClass::Red,
+            _ if self.wb.relative_brightness(bgr) < colour::BLACK_MAX_REL * local => ColourClass::Black,
+            other => other,
+        })
+    }
+
+    /// A side sample is on a bead (or the crab) when it has a bead colour or is clearly darker
+    /// than the table next to it (a black bead's edge blurred with the table).
+    fn solid_at(&self, p: PointMm, height_mm: f64, local: f64) -> bool {
+        let Some(bgr) = self.bgr_at(p, height_mm) else {
+            return false;
+        };
+        matches!(
+            self.class_at(p, height_mm, local),
+            Some(ColourClass::Blue | ColourClass::Black | ColourClass::Red)
+        ) || self.wb.relative_brightness(bgr) < SOLID_MAX_REL_BRIGHTNESS * local
+    }
+
+    /// The table's brightness beside the string at `c` (relative to the whole view's table), so
+    /// that shadows do not turn the table "dark"; 1 when nothing beside the string is seen.
+    fn local_level(&self, c: PointMm, n: PointMm) -> f64 {
+        let levels: Vec<f64> = [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM]
+            .iter()
+            .filter_map(|&d| self.bgr_at(c + n * d, 0.0))
+            .filter(|&bgr| self.wb.blueness(bgr).abs() < colour::BLUE_MIN)
+            .map(|bgr| self.wb.relative_brightness(bgr))
+            .collect();
+        if levels.is_empty() {
+            1.0
+        } else {
+            levels.iter().copied().fold(0.0, f64::max).min(1.0)
+        }
+    }
+
+    fn label_at(&self, line: &ClosedCurve, s: f64) -> Label {
+        let c = line.point_at(s);
+        let n = line.normal_at(s, 2.0);
+        let h = BEAD_CENTRE_HEIGHT_MM;
+        let local = self.local_level(c, n);
+        let centre = self.class_at(c, h, local);
+        let left = c + n * SIDE_OFFSET_MM;
+        let right = c - n * SIDE_OFFSET_MM;
+        let red = |p: PointMm| self.class_at(p, h, local) == Some(ColourClass::Red);
+        let solid = |p: PointMm| self.solid_at(p, h, local);
+        match centre {
+            Some(ColourClass::Red) if red(left) || red(right) => Label::Crab,
+            Some(ColourClass::Black) if solid(left) && solid(right) => Label::Black,
+            Some(ColourClass::Blue) if solid(left) && solid(right) => Label::Blue,
+            Some(ColourClass::Blue) => Label::Cord,
+            _ => Label::Nothing,
+        }
+    }
+}
+
+/// A stretch of samples `[start, end)` (sample indices, may exceed n to wrap).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl Span {
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+}
+
+/// The labels along the whole string, one per [`SAMPLE_STEP_MM`].
+fn labels(sampler: &Sampler, line: &ClosedCurve) -> Vec<Label> {
+    let n = (line.perimeter() / SAMPLE_STEP_MM).floor() as usize;
+    (0..n)
+        .map(|i| sampler.label_at(line, i as f64 * SAMPLE_STEP_MM))
+        .collect()
+}
+
+/// Circular stretches of `is_in` labels, merged across gaps of at most `max_gap` samples.
+fn merged_runs(labels: &[Label], is_in: impl Fn(Label) -> bool, max_gap: usize) -> Vec<Span> {
+    let n = labels.len();
+    let Some(first_out) = labels.iter().position(|&l| !is_in(l)) else {
+        return vec![Span { start: 0, end: n }];
+    };
+    // Walk once around, starting just after a sample that is out.
+    let mut runs: Vec<Span> = Vec::new();
+    let mut i = first_out + 1;
+    let end = first_out + 1 + n;
+    while i < end {
+        if is_in(labels[i % n]) {
+            let start = i;
+            while i < end && is_in(labels[i % n]) {
+                i += 1;
+            }
+            runs.push(Span { start, end: i });
+        } else {
+            i += 1;
+        }
+    }
+    let mut merged: Vec<Span> = Vec::new();
+    for r in runs {
+        match merged.last_mut() {
+            Some(m) if r.start - m.end <= max_gap => m.end = r.end,
+            _ => merged.push(r),
+        }
+    }
+    if merged.len() > 1 {
+        let (first, last) = (merged[0], merged[merged.len() - 1]);
+        if first.start + n - last.end <= max_gap {
+            let joined = Span {
+                start: last.start,
+                end: first.end + n,
+            };
+            merged.pop();
+            merged[0] = joined;
+        }
+    }
+    merged
+}
+
+/// One colour block of beads: `[start_mm, end_mm)` along the run (relative to the run start).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Block {
+    bead: Bead,
+    start_mm: f64,
+    end_mm: f64,
+    count: usize,
+}
+
+/// Splits a group of bead labels (run-relative indices `[a, b)`) into colour blocks with
+/// boundaries midway between colour changes; the outer ends are extended to the beads' edges.
+fn blocks(run_labels: &[Label], a: usize, b: usize) -> Vec<Block> {
+    let mut marks: Vec<(usize, Bead)> = Vec::new();
+    for (i, l) in run_labels.iter().enumerate().take(b).skip(a) {
+        if let Some(bead) = l.bead() {
+            marks.push((i, bead));
+        }
+    }
+    let mut out: Vec<Block> = Vec::new();
+    let mut k = 0;
+    while k < marks.len() {
+        let bead = marks[k].1;
+        let first = marks[k].0;
+        let mut last = first;
+        while k < marks.len() && marks[k].1 == bead {
+            last = marks[k].0;
+            k += 1;
+        }
+        let block = Block {
+            bead,
+            start_mm: first as f64 * SAMPLE_STEP_MM,
+            end_mm: (last + 1) as f64 * SAMPLE_STEP_MM,
+            count: 0,
+        };
+        // A few stray samples (the crab's blurred edge over the cord) are not a bead.
+        if block.end_mm - block.start_mm >= MIN_BLOCK_MM {
+            match out.last_mut() {
+                Some(prev) if prev.bead == bead => prev.end_mm = block.end_mm,
+                _ => out.push(block),
+            }
+        }
+    }
+    for j in 1..out.len() {
+        let mid = (out[j - 1].end_mm + out[j].start_mm) / 2.0;
+        out[j - 1].end_mm = mid;
+        out[j].start_mm = mid;
+    }
+    if let Some(f) = out.first_mut() {
+        f.start_mm -= BEAD_EDGE_MM;
+    }
+    if let Some(l) = out.last_mut() {
+        l.end_mm += BEAD_EDGE_MM;
+    }
+    out
+}
+
+/// Shares `total` beads among blocks in proportion to their lengths (largest remainder), at
+/// least one each when there are enough beads.
+fn allocate(blocks: &mut [Block], total: usize) {
+    if blocks.is_empty() {
+        return;
+    }
+    let length: f64 = blocks.iter().map(|b| b.end_mm - b.start_mm).sum();
+    let pitch = length / total.max(1) as f64;
+    let exact: Vec<f64> = blocks
+        .iter()
+        .map(|b| (b.end_mm - b.start_mm) / pitch.max(1e-9))
+        .collect();
+    for (b, e) in blocks.iter_mut().zip(&exact) {
+        b.count = (e.floor() as usize).max(usize::from(total >= exact.len()));
+    }
+    loop {
+        let sum: usize = blocks.iter().map(|b| b.count).sum();
+        if sum == total {
+            break;
+        }
+        if sum < total {
+            // Give one to the block furthest below its share.
+            let (i, _) = blocks
+                .iter()
+                .zip(&exact)
+                .enumerate()
+                .map(|(i, (b, e))| (i, e - b.count as f64))
+                .fold((0, f64::NEG_INFINITY), |acc, x| if x.1 > acc.1 { x } else { acc });
+            blocks[i].count += 1;
+        } else {
+            // Take one from the block furthest above its share that can spare it.
+            let pick = blocks
+                .iter()
+                .zip(&exact)
+                .enumerate()
+                .filter(|(_, (b, _))| b.count > 1)
+                .map(|(i, (b, e))| (i, b.count as f64 - e))
+                .fold(None, |acc: Option<(usize, f64)>, x| match acc {
+                    Some(a) if a.1 >= x.1 => Some(a),
+                    _ => Some(x),
+                });
+            match pick {
+                Some((i, _)) => blocks[i].count -= 1,
+                None => break,
+            }
+        }
+    }
+}
+
+/// Reads the beads and the crab along `string` in a table-plane rectified view of the set-up.
+/// `bead_count` is how many beads the counter has (16 in the box).
+pub fn read_counter(
+    view: &Rectified,
+    string: &PolygonMm,
+    profile: &Profile,
+    wb: &WhiteBalance,
+    bead_count: usize,
+) -> Result<CounterReading, CounterError> {
+    let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
+    let sampler = Sampler { view, profile, wb };
+    let labels = labels(&sampler, &line);
+    let n = labels.len();
+    if n == 0 {
+        return Err(CounterError::NoString);
+    }
+    let gap = (MAX_INNER_GAP_MM / SAMPLE_STEP_MM) as usize;
+    let runs = merged_runs(&labels, Label::is_counter, gap);
+    let expected_mm = bead_count as f64 * NOMINAL_PITCH_MM;
+    let run = runs
+        .iter()
+        .copied()
+        .max_by_key(|r| r.len())
+        .filter(|r| r.len() as f64 * SAMPLE_STEP_MM >= MIN_RUN_FRACTION * expected_mm)
+        .ok_or(CounterError::NoBeads {
+            found_mm: runs.iter().map(|r| r.len()).max().unwrap_or(0) as f64 * SAMPLE_STEP_MM,
+            expected_mm,
+        })?;
+    let run_labels: Vec<Label> = (run.start..run.end).map(|i| labels[i % n]).collect();
+    let run_start_mm = run.start as f64 * SAMPLE_STEP_MM;
+
+    // The crab: the longest stretch of crab samples inside the run.
+    let crab_runs = merged_runs_linear(&run_labels, |l| l == Label::Crab, 2);
+    let crab = crab_runs
+        .iter()
+        .copied()
+        .max_by_key(|r| r.len())
+        .filter(|r| r.len() as f64 * SAMPLE_STEP_MM >= MIN_CRAB_MM)
+        .ok_or(CounterError::NoCrab)?;
+    let mut before = blocks(&run_labels, 0, crab.start);
+    let mut after = blocks(&run_labels, crab.end, run_labels.len());
+    let len_before: f64 = before.iter().map(|b| b.end_mm - b.start_mm).sum();
+    let len_after: f64 = after.iter().map(|b| b.end_mm - b.start_mm).sum();
+    let total_len = len_before + len_after;
+    if total_len <= 0.0 {
+        return Err(CounterError::NoBeads {
+            found_mm: 0.0,
+            expected_mm,
+        });
+    }
+    let count = if bead_count > 0 {
+        bead_count
+    } else {
+        ((total_len / NOMINAL_PITCH_MM).round() as usize).max(1)
+    };
+    let mut n_before = ((len_before / total_len) * count as f64).round() as usize;
+    n_before = n_before
+        .max(usize::from(!before.is_empty()))
+        .min(count - usize::from(!after.is_empty()));
+    allocate(&mut before, n_before);
+    allocate(&mut after, count - n_before);
+
+    // Beads in run order, with their centres.
+    let mut seq: Vec<(Bead, f64)> = Vec::with_capacity(count);
+    for b in before.iter().chain(after.iter()) {
+        let w = (b.end_mm - b.start_mm) / b.count.max(1) as f64;
+        for k in 0..b.count {
+            seq.push((b.bead, run_start_mm + b.start_mm + (k as f64 + 0.5) * w));
+        }
+    }
+    let crab_mid = run_start_mm + (crab.start + crab.end) as f64 / 2.0 * SAMPLE_STEP_MM;
+    let first = seq.first().map(|b| b.0);
+    let last = seq.last().map(|b| b.0);
+    let start_certain = first != last;
+    let forward = match (first, last) {
+        (Some(Bead::Blue), Some(Bead::Black)) => true,
+        (Some(Bead::Black), Some(Bead::Blue)) => false,
+        _ => {
+            // Same colour at both ends: prefer the direction that reads closer to the default.
+            let reference: BeadSequence = DEFAULT_SEQUENCE.parse().unwrap_or_default();
+            let fwd: Vec<Bead> = seq.iter().map(|b| b.0).collect();
+            let mut back = fwd.clone();
+            back.reverse();
+            let score = |v: &[Bead]| v.iter().zip(&reference.0).filter(|(a, b)| a == b).count();
+            score(&fwd) >= score(&back)
+        }
+    };
+    let crab_count = if forward { n_before } else { count - n_before };
+    if !forward {
+        seq.reverse();
+    }
+    Ok(CounterReading {
+        beads: BeadSequence(seq.iter().map(|b| b.0).collect()),
+        crab: crab_count,
+        bead_arc_mm: seq.iter().map(|b| line.wrap(b.1)).collect(),
+        crab_arc_mm: line.wrap(crab_mid),
+        forward,
+        start_certain,
+    })
+}
+
+/// Stretches of `is_in` in a linear (not circular) sequence, merged across short gaps.
+fn merged_runs_linear(labels: &[Label], is_in: impl Fn(Label) -> bool, max_gap: usize) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    let mut i = 0;
+    while i < labels.len() {
+        if is_in(labels[i]) {
+            let start = i;
+            while i < labels.len() && is_in(labels[i]) {
+                i += 1;
+            }
+            match out.last_mut() {
+                Some(m) if start - m.end <= max_gap => m.end = i,
+                _ => out.push(Span { start, end: i }),
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Where the crab stands now, given the counter's layout from the profile. The counter is read
+/// afresh (the crab's move shifts the beads it passed), with the profile's bead count and
+/// direction; when the run cannot be read (a hand or a piece over it), the crab alone is looked
+/// for around the profile's beads and counted against their profile positions.
+/// `string` must be the profile's ocean polygon, whose vertex order runs from start to finish.
+pub fn locate_crab(
+    view: &Rectified,
+    string: &PolygonMm,
+    profile: &Profile,
+    wb: &WhiteBalance,
+    layout: &CounterLayout,
+) -> Result<CounterReport, CounterError> {
+    let count = layout.report.beads.len();
+    if let Ok(reading) = read_counter(view, string, profile, wb, count) {
+        // The profile's polygon runs start -> finish, so a reading that runs the other way
+        // counted its crab from the finish.
+        let crab = if reading.forward {
+            reading.crab
+        } else {
+            count - reading.crab
+        };
+        return Ok(CounterReport::new(layout.report.beads.clone(), crab));
+    }
+    let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
+    let (Some(&first), Some(&last)) = (layout.bead_arc_mm.first(), layout.bead_arc_mm.last()) else {
+        return Err(CounterError::NoBeads {
+            found_mm: 0.0,
+            expected_mm: 0.0,
+        });
+    };
+    let span = line.wrap(last - first);
+    let from = first - CRAB_SEARCH_MARGIN_MM;
+    let n = ((span + 2.0 * CRAB_SEARCH_MARGIN_MM) / SAMPLE_STEP_MM) as usize;
+    let sampler = Sampler { view, profile, wb };
+    let labels: Vec<Label> = (0..n)
+        .map(|i| sampler.label_at(&line, from + i as f64 * SAMPLE_STEP_MM))
+        .collect();
+    let crab = merged_runs_linear(&labels, |l| l == Label::Crab, 2)
+        .into_iter()
+        .max_by_key(|r| r.len())
+        .filter(|r| r.len() as f64 * SAMPLE_STEP_MM >= MIN_CRAB_MM)
+        .ok_or(CounterError::NoCrab)?;
+    let crab_rel = (crab.start + crab.end) as f64 / 2.0 * SAMPLE_STEP_MM - CRAB_SEARCH_MARGIN_MM;
+    let behind = layout
+        .bead_arc_mm
+        .iter()
+        .filter(|&&s| line.wrap(s - first) < crab_rel)
+        .count();
+    Ok(CounterReport::new(layout.report.beads.clone(), behind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(bead: Bead, a: f64, b: f64) -> Block {
+        Block {
+            bead,
+            start_mm: a,
+            end_mm: b,
+            count: 0,
+        }
+    }
+
+    #[test]
+    fn beads_are_shared_by_length() {
+        // BBB K BBB K BB K BB KKK at a 10.5 mm pitch.
+        let lens = [3, 1, 3, 1, 2, 1, 2, 3];
+        let mut s = 0.0;
+        let mut v: Vec<Block> = lens
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let bead = if i % 2 == 0 { Bead::Blue } else { Bead::Black };
+                let b = block(bead, s, s + k as f64 * 10.5 + if i == 0 { 0.8 } else { -0.4 });
+                s = b.end_mm;
+                b
+            })
+            .collect();
+        allocate(&mut v, 16);
+        let got: Vec<usize> = v.iter().map(|b| b.count).collect();
+        assert_eq!(got, lens);
+    }
+
+    #[test]
+    fn runs_merge_across_short_gaps_and_wrap() {
+        use Label::*;
+        let l = [
+            Blue, Blue, Nothing, Blue, Nothing, Nothing, Nothing, Black, Black, Nothing,
+        ];
+        let r = merged_runs(&l, Label::is_counter, 1);
+        // [7, 9) and [0, 4) join across the wrap (one Nothing at index 9).
+        assert!(r.contains(&Span { start: 7, end: 14 }), "{r:?}");
+    }
+}

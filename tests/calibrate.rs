@@ -1,0 +1,407 @@
+//! `octoref calibrate` and `octoref board` end to end: the command line contract (cli.md), exit
+//! codes, messages, and the files written.
+//!
+//! Captures here are made with OpenCV directly: the board drawn by the ArUco adapter and the
+//! set-up (string, beads, crab) drawn top-down, both warped into a camera view by the plane
+//! homography of a known camera. That is flat (no heights), which is all these tests need; the
+//! accuracy figures come from the synthetic scenes.
+
+#![allow(clippy::unwrap_used)] // helpers outside #[test] fns: a failure there is a test failure
+
+use octoref::calibrate::aruco;
+use octoref::calibrate::board::BoardSpec;
+use octoref::calibrate::profile::{Method, Profile};
+use octoref::table::{Camera, Intrinsics, PointMm, PointMm3, Pose};
+use opencv::core::{self, Mat, Point, Scalar, Size};
+use opencv::prelude::*;
+use opencv::{imgcodecs, imgproc};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn octoref(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_octoref"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn camera(tilt_deg: f64) -> Camera {
+    let target = PointMm3::new(140.0, 100.0, 0.0);
+    let t = tilt_deg.to_radians();
+    let d = 1100.0;
+    let eye = PointMm3::new(target.x, target.y - d * t.sin(), -d * t.cos());
+    Camera {
+        intrinsics: Intrinsics::from_hfov(1280, 720, 70.0),
+        pose: Pose::look_at(eye, target, nalgebra::Vector3::new(0.0, -1.0, 0.0)).unwrap(),
+    }
+}
+
+/// Top-down canvas: table point (x, y) mm at canvas pixel ((x - X0) * S, (y - Y0) * S).
+const S: f64 = 3.0;
+const X0: f64 = -400.0;
+const Y0: f64 = -300.0;
+const CANVAS_W: i32 = 1100 * 3;
+const CANVAS_H: i32 = 800 * 3;
+
+fn canvas_px(p: PointMm) -> Point {
+    // Fixed-point (4 fractional bits) for OpenCV's drawing functions.
+    Point::new(
+        ((p.x - X0) * S * 16.0).round() as i32,
+        ((p.y - Y0) * S * 16.0).round() as i32,
+    )
+}
+
+fn blank_canvas() -> Mat {
+    let mut c = Mat::new_rows_cols_with_default(
+        CANVAS_H,
+        CANVAS_W,
+        core::CV_8UC3,
+        Scalar::new(110.0, 150.0, 185.0, 0.0),
+    )
+    .unwrap();
+    // Wood grain.
+    for k in 0..(CANVAS_H / 9) {
+        let y = k * 9;
+        imgproc::line(
+            &mut c,
+            Point::new(0, y),
+            Point::new(CANVAS_W, y + 20),
+            Scalar::new(98.0, 136.0, 170.0, 0.0),
+            3,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+    }
+    c
+}
+
+/// The canvas seen by `cam` (flat warp, anti-aliased by drawing big and warping with area-ish
+/// interpolation).
+fn view(canvas: &Mat, cam: &Camera) -> Mat {
+    let h = cam.table_homography();
+    let canvas_to_table = nalgebra::Matrix3::new(1.0 / S, 0.0, X0, 0.0, 1.0 / S, Y0, 0.0, 0.0, 1.0);
+    let m = h.matrix() * canvas_to_table;
+    let m = Mat::from_slice_2d(&[
+        [m[(0, 0)], m[(0, 1)], m[(0, 2)]],
+        [m[(1, 0)], m[(1, 1)], m[(1, 2)]],
+        [m[(2, 0)], m[(2, 1)], m[(2, 2)]],
+    ])
+    .unwrap();
+    let mut blurred = Mat::default();
+    imgproc::gaussian_blur_def(canvas, &mut blurred, Size::new(5, 5), 1.2).unwrap();
+    let mut out = Mat::default();
+    imgproc::warp_perspective(
+        &blurred,
+        &mut out,
+        &m,
+        Size::new(1280, 720),
+        imgproc::INTER_LINEAR,
+        core::BORDER_CONSTANT,
+        Scalar::new(110.0, 150.0, 185.0, 0.0),
+    )
+    .unwrap();
+    out
+}
+
+fn with_board(mut canvas: Mat) -> Mat {
+    let spec = BoardSpec::default();
+    let board = aruco::draw_board(&spec, S, 0).unwrap();
+    let mut bgr = Mat::default();
+    imgproc::cvt_color_def(&board, &mut bgr, imgproc::COLOR_GRAY2BGR).unwrap();
+    // Paper margin, then the board at the table origin.
+    let o = canvas_px(PointMm::new(-8.0, -8.0));
+    let paper = core::Rect::new(
+        o.x / 16,
+        o.y / 16,
+        ((280.0 + 16.0) * S) as i32,
+        ((200.0 + 16.0) * S) as i32,
+    );
+    imgproc::rectangle(&mut canvas, paper, Scalar::all(245.0), -1, imgproc::LINE_8, 0).unwrap();
+    let at = canvas_px(PointMm::new(0.0, 0.0));
+    let roi = core::Rect::new(at.x / 16, at.y / 16, bgr.cols(), bgr.rows());
+    let mut dst = Mat::roi_mut(&mut canvas, roi).unwrap();
+    bgr.copy_to(&mut dst).unwrap();
+    canvas
+}
+
+/// The string as an ellipse around the board, 16 beads and the crab before them. Each is drawn
+/// where `cam` would see it on the table plane (the cord's centre is 2 mm up, a bead's 5 mm, the
+/// crab's 6 mm), so the flat warp shows them where raised things appear.
+fn with_setup(mut canvas: Mat, sequence: &str, cam: &Camera) -> Mat {
+    let centre = PointMm::new(140.0, 100.0);
+    let (a, b) = (330.0, 230.0);
+    let at = |t: f64| PointMm::new(centre.x + a * t.cos(), centre.y + b * t.sin());
+    let seen = |p: PointMm, h: f64| cam.apparent_table_position(p, h).unwrap();
+    let pts: core::Vector<Point> = (0..720)
+        .map(|k| canvas_px(seen(at(std::f64::consts::TAU * k as f64 / 720.0), 2.0)))
+        .collect();
+    let mut polys: core::Vector<core::Vector<Point>> = core::Vector::new();
+    polys.push(pts);
+    imgproc::polylines(
+        &mut canvas,
+        &polys,
+        true,
+        Scalar::new(214.0, 111.0, 44.0, 0.0),
+        (4.0 * S) as i32,
+        imgproc::LINE_AA,
+        4,
+    )
+    .unwrap();
+    // Beads along the bottom of the ellipse (near the camera), 10.4 mm apart.
+    let mut t = 1.2;
+    let step = |t: f64| {
+        let d = PointMm::new(-a * t.sin(), b * t.cos());
+        d.norm()
+    };
+    let crab = at(t);
+    imgproc::ellipse(
+        &mut canvas,
+        canvas_px(seen(crab, 6.0)),
+        Size::new((13.0 * S * 16.0) as i32, (10.0 * S * 16.0) as i32),
+        0.0,
+        0.0,
+        360.0,
+        Scalar::new(45.0, 85.0, 226.0, 0.0),
+        -1,
+        imgproc::LINE_AA,
+        4,
+    )
+    .unwrap();
+    t += 16.0 / step(t);
+    for c in sequence.chars() {
+        t += 5.2 / step(t);
+        let colour = if c == 'B' {
+            Scalar::new(191.0, 79.0, 31.0, 0.0)
+        } else {
+            Scalar::new(21.0, 21.0, 21.0, 0.0)
+        };
+        imgproc::circle(
+            &mut canvas,
+            canvas_px(seen(at(t), 5.0)),
+            (5.0 * S * 16.0) as i32,
+            colour,
+            -1,
+            imgproc::LINE_AA,
+            4,
+        )
+        .unwrap();
+        t += 5.2 / step(t);
+    }
+    canvas
+}
+
+fn write(dir: &Path, name: &str, img: &Mat) -> PathBuf {
+    let p = dir.join(name);
+    imgcodecs::imwrite_def(p.to_str().unwrap(), img).unwrap();
+    p
+}
+
+#[test]
+fn calibrate_writes_a_profile_and_honours_the_json_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let cam = camera(12.0);
+    write(dir.path(), "board.png", &view(&with_board(blank_canvas()), &cam));
+    write(
+        dir.path(),
+        "empty.png",
+        &view(&with_setup(blank_canvas(), "BBBKBBBKBBKBBKKK", &cam), &cam),
+    );
+    std::fs::create_dir(dir.path().join("calibration")).unwrap();
+    let out = octoref(
+        &[
+            "calibrate",
+            "--board",
+            "board.png",
+            "--ocean",
+            "empty.png",
+            "--out",
+            "calibration/table.json",
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rms = v["reprojection_px"].as_f64().unwrap();
+    assert!(rms < 0.5, "{rms}");
+    let mmpp = v["mm_per_px"].as_f64().unwrap();
+    assert!(mmpp > 0.8 && mmpp < 2.0, "{mmpp}");
+    let poly = v["ocean"]["polygon_mm"].as_array().unwrap();
+    assert!(poly.len() > 100 && poly[0].as_array().unwrap().len() == 2);
+    // The ellipse's perimeter (Ramanujan) is about 1766 mm.
+    let perimeter = v["ocean"]["perimeter_mm"].as_f64().unwrap();
+    assert!((perimeter - 1766.0).abs() < 15.0, "{perimeter}");
+    assert_eq!(v["counter"]["beads"], "BBBKBBBKBBKBBKKK");
+    assert_eq!(v["counter"]["crab"], 0);
+
+    let err = stderr(&out);
+    for needle in [
+        "reprojection error",
+        "mm per pixel",
+        "at the edges",
+        "ocean:",
+        "beads read",
+        "--square-mm",
+        "table_reference.png",
+    ] {
+        assert!(err.contains(needle), "summary lacks {needle:?}:\n{err}");
+    }
+    let profile = Profile::load(&dir.path().join("calibration/table.json")).unwrap();
+    assert_eq!(profile.method, Method::Charuco);
+    assert_eq!((profile.image_size.width, profile.image_size.height), (1280, 720));
+    let reference = profile
+        .reference_path(&dir.path().join("calibration/table.json"))
+        .unwrap();
+    let img = imgcodecs::imread_def(reference.to_str().unwrap()).unwrap();
+    let grid = profile.reference.as_ref().unwrap().grid;
+    assert_eq!((img.cols() as u32, img.rows() as u32), (grid.width, grid.height));
+    // Nothing but the profile and its reference was written; no temporary files are left.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("calibration"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["table.json", "table_reference.png"]);
+}
+
+#[test]
+fn four_points_of_a_rectangle_calibrate_without_a_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let cam = camera(15.0);
+    write(dir.path(), "table.png", &view(&with_board(blank_canvas()), &cam));
+    // The board's outer corners, as a user would click them.
+    let corners = [(0.0, 0.0), (280.0, 0.0), (280.0, 200.0), (0.0, 200.0)];
+    let pts: Vec<String> = corners
+        .iter()
+        .map(|&(x, y)| {
+            let p = cam.project_table(PointMm::new(x, y)).unwrap();
+            format!("{:.1},{:.1}", p.x, p.y)
+        })
+        .collect();
+    let out = octoref(
+        &[
+            "calibrate",
+            "--points",
+            &pts.join(","),
+            "--rect-mm",
+            "280,200",
+            "--image",
+            "table.png",
+            "--out",
+            "p.json",
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["method"], "four_points");
+    let profile = Profile::load(&dir.path().join("p.json")).unwrap();
+    assert_eq!(profile.method, Method::FourPoints);
+    let p = PointMm::new(200.0, 150.0);
+    let back = profile.px_to_mm(cam.project_table(p).unwrap()).unwrap();
+    assert!(back.distance(p) < 1.0, "{back:?}");
+    assert!(stderr(&out).contains("lower accuracy"));
+}
+
+#[test]
+fn bad_input_exit_codes_and_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    let cam = camera(20.0);
+    write(dir.path(), "blank.png", &view(&blank_canvas(), &cam));
+    // Only a corner of the board in view: a couple of markers, few corners.
+    let mut far = camera(20.0);
+    far.pose.tvec[0] -= 800.0;
+    write(dir.path(), "edge.png", &view(&with_board(blank_canvas()), &far));
+    std::fs::write(dir.path().join("empty.png"), b"").unwrap();
+    std::fs::write(dir.path().join("text.png"), b"not an image").unwrap();
+
+    let run = |args: &[&str]| octoref(args, dir.path());
+    let o = run(&["calibrate", "--board", "blank.png", "--out", "x.json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no ChArUco board found (saw 0 markers)"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = run(&["calibrate", "--board", "edge.png", "--out", "x.json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("edge.png")
+            && (e.contains("corners could be located") || e.contains("no ChArUco board found")),
+        "{e}"
+    );
+
+    for (file, needle) in [
+        ("empty.png", "empty"),
+        ("text.png", "not an image"),
+        ("missing.png", "missing.png"),
+    ] {
+        let o = run(&["calibrate", "--board", file, "--out", "x.json"]);
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{file}: {}", stderr(&o));
+    }
+    let o = run(&[
+        "calibrate",
+        "--board",
+        "blank.png",
+        "--square-mm",
+        "0",
+        "--out",
+        "x.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--square-mm"));
+    let o = run(&[
+        "calibrate",
+        "--points",
+        "1,2,3,4",
+        "--rect-mm",
+        "245,245",
+        "--image",
+        "blank.png",
+        "--out",
+        "x.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--points"));
+    let o = run(&["calibrate", "--out", "x.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        !dir.path().join("x.json").exists(),
+        "no profile is written on failure"
+    );
+}
+
+#[test]
+fn board_command_writes_png_and_pdf() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = octoref(&["board", "--out", "b.png"], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("100 %") && stderr(&o).contains("--square-mm"));
+    let img = imgcodecs::imread_def(dir.path().join("b.png").to_str().unwrap()).unwrap();
+    assert_eq!((img.cols(), img.rows()), (3508, 2480));
+    let o = octoref(&["board", "--out", "b.pdf"], dir.path());
+    assert!(o.status.success());
+    assert!(
+        std::fs::read(dir.path().join("b.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF-")
+    );
+    let o = octoref(&["board", "--out", "b.jpg"], dir.path());
+    assert_eq!(o.status.code(), Some(2));
+    // The shipped copies are what the command writes.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/board/octoref_board_a4.png");
+    let a = imgcodecs::imread_def(shipped.to_str().unwrap()).unwrap();
+    let mut diff = Mat::default();
+    core::absdiff(&a, &img, &mut diff).unwrap();
+    assert_eq!(core::count_non_zero(&diff.reshape(1, 0).unwrap()).unwrap(), 0);
+}
