@@ -203,6 +203,12 @@ impl OctorefApp {
         let profile = match profile_path {
             Some(p) => match status::read_profile_info(&p) {
                 Ok(info) => {
+                    if !info.beads_certain {
+                        banners.push(Banner {
+                            level: BannerLevel::Warning,
+                            text: "The calibration could not tell the start of the bead string (blue end) from its finish: check the bead sequence in Set-up before you start.".into(),
+                        });
+                    }
                     state.last_profile = Some(p);
                     Some(info)
                 }
@@ -518,5 +524,55 @@ impl eframe::App for OctorefApp {
             // Let `logic` write it on the next frame.
             ui.ctx().request_repaint();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::profile::CounterLayout;
+    use crate::capture::DemoReason;
+    use crate::games::crash_octopus::BeadSequence;
+    use crate::table::{CounterReport, PointMm};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    #[test]
+    fn the_beads_read_at_calibration_fill_the_set_up_and_its_age_shows() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile_path = dir.path().join("table.json");
+        let mut profile = crate::calibrate::profile::tests::sample_profile();
+        let beads: BeadSequence = "BKBKBKBBKK".parse().unwrap();
+        profile.counter = Some(CounterLayout {
+            report: CounterReport::new(beads, 0),
+            bead_arc_mm: (0..10).map(|i| f64::from(i) * 12.0).collect(),
+            bead_positions_mm: vec![PointMm::new(0.0, 0.0); 10],
+            crab_arc_mm: None,
+            crab_mm: None,
+            start_certain: true,
+        });
+        profile.save(&profile_path).unwrap();
+        let options = AppOptions {
+            config_dir: dir.path().join("cfg"),
+            args: AppArgs {
+                calibration: Some(profile_path.clone()),
+                ..AppArgs::default()
+            },
+            source: SourceChoice::Demo(DemoReason::NoCamera),
+            cameras: None,
+        };
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+        h.run();
+        assert!(h.query_by_label("calibration: just now").is_some());
+        h.get_by_label("Beads read at calibration").click();
+        h.run();
+        assert_eq!(h.state().state().setup.beads, "BKBKBKBBKK");
+        assert!(h.query_by_label_contains("10 beads: 5 blue, 5 black.").is_some());
+        assert_eq!(
+            h.state().state().last_profile.as_deref(),
+            Some(profile_path.as_path())
+        );
     }
 }

@@ -1,10 +1,12 @@
 //! The status line at the bottom of the window: where frames come from, how fast, how long the
 //! analysis takes, and how old the calibration is. What is not there yet shows "—".
 //!
-//! Also what the app needs to know about a calibration profile before the vision parts read it in
-//! full: when it was saved (its age) and the bead sequence it read from the string, if any.
+//! Also what the shell needs from a calibration profile (read and checked by
+//! [`crate::calibrate::profile::Profile::load`]): when it was saved (its age) and the bead sequence
+//! it read from the string, if any.
 
-use crate::fsutil::{self, FileError};
+use crate::calibrate::profile::{Profile, ProfileError};
+use crate::fsutil::FileError;
 use crate::games::crash_octopus::BeadSequence;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -18,45 +20,24 @@ pub struct ProfileInfo {
     pub path: PathBuf,
     /// When the file was last written.
     pub saved_at: SystemTime,
-    /// The Octo-Counter read from the string at calibration (`counter.beads`), if the profile has it.
+    /// The Octo-Counter read from the string at calibration, if the profile has it.
     pub beads: Option<BeadSequence>,
+    /// False when the start (blue end) of the beads could not be told from the finish: the
+    /// sequence may be reversed and the players should check it.
+    pub beads_certain: bool,
 }
 
-/// Reads what the shell needs from a profile file: it must be a JSON object; `counter.beads`, when
-/// present, must be a bead string.
-pub fn read_profile_info(path: &Path) -> Result<ProfileInfo, FileError> {
-    let invalid = |field: &str, message: &str| FileError::Invalid {
-        path: path.to_path_buf(),
-        field: field.to_string(),
-        message: message.to_string(),
-    };
-    let value: serde_json::Value = fsutil::read_json(path)?;
-    if !value.is_object() {
-        return Err(invalid(
-            "(document)",
-            "expected a calibration profile (a JSON object)",
-        ));
-    }
-    let beads = match value.pointer("/counter/beads") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::String(s)) => Some(
-            s.parse::<BeadSequence>()
-                .map_err(|e| invalid("counter.beads", &e))?,
-        ),
-        Some(_) => {
-            return Err(invalid(
-                "counter.beads",
-                "expected a bead string such as \"BBBKBBBKBBKBBKKK\"",
-            ));
-        }
-    };
+/// Reads a profile (checked in full by the calibration module) and keeps what the shell needs.
+pub fn read_profile_info(path: &Path) -> Result<ProfileInfo, ProfileError> {
+    let profile = Profile::load(path)?;
     let saved_at = std::fs::metadata(path)
         .and_then(|m| m.modified())
-        .map_err(|e| FileError::io(path, &e))?;
+        .map_err(|e| ProfileError::File(FileError::io(path, &e)))?;
     Ok(ProfileInfo {
         path: path.to_path_buf(),
         saved_at,
-        beads,
+        beads: profile.counter.as_ref().map(|c| c.beads().clone()),
+        beads_certain: profile.counter.as_ref().is_none_or(|c| c.start_certain),
     })
 }
 
@@ -147,20 +128,30 @@ mod tests {
 
     #[test]
     fn a_profile_gives_its_age_and_beads_or_a_field_error() {
+        use crate::calibrate::profile::CounterLayout;
+        use crate::table::{CounterReport, PointMm};
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("table.json");
-        std::fs::write(&p, br#"{"counter": {"beads": "BBKK", "crab": 0}}"#).unwrap();
+        let mut profile = crate::calibrate::profile::tests::sample_profile();
+        profile.save(&p).unwrap();
         let info = read_profile_info(&p).unwrap();
-        assert_eq!(info.beads.unwrap().to_string(), "BBKK");
-        std::fs::write(&p, br#"{"homography": []}"#).unwrap();
-        assert_eq!(read_profile_info(&p).unwrap().beads, None);
-        std::fs::write(&p, br#"{"counter": {"beads": "BXK"}}"#).unwrap();
+        assert_eq!(info.beads, None);
+        assert!(SystemTime::now().duration_since(info.saved_at).unwrap() < Duration::from_secs(600));
+        let beads: BeadSequence = "BBKK".parse().unwrap();
+        profile.counter = Some(CounterLayout {
+            report: CounterReport::new(beads.clone(), 0),
+            bead_arc_mm: vec![0.0, 12.0, 24.0, 36.0],
+            bead_positions_mm: vec![PointMm::new(0.0, 0.0); 4],
+            crab_arc_mm: None,
+            crab_mm: None,
+            start_certain: false,
+        });
+        profile.save(&p).unwrap();
+        let info = read_profile_info(&p).unwrap();
+        assert_eq!(info.beads, Some(beads));
+        assert!(!info.beads_certain);
+        std::fs::write(&p, br#"{"counter": {"beads": "BBKK"}}"#).unwrap();
         let e = read_profile_info(&p).unwrap_err().to_string();
-        assert!(
-            e.contains("table.json") && e.contains("counter.beads") && e.contains("bead 2"),
-            "{e}"
-        );
-        std::fs::write(&p, b"[1]").unwrap();
-        assert!(read_profile_info(&p).is_err());
+        assert!(e.contains("table.json") && e.contains("format_version"), "{e}");
     }
 }
