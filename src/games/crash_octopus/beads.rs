@@ -68,9 +68,15 @@ impl std::str::FromStr for BeadSequence {
             .map(|(i, c)| match c {
                 'B' | 'b' => Ok(Bead::Blue),
                 'K' | 'k' => Ok(Bead::Black),
+                // Non-ASCII look-alikes (the Kelvin sign U+212A shows as K) get their code point.
                 other => Err(format!(
-                    "bead {} is {other:?}; expected B (blue) or K (black), e.g. \"BBBKBBBKBBKBBKKK\"",
-                    i + 1
+                    "bead {} is {other:?}{}; expected B (blue) or K (black), e.g. \"BBBKBBBKBBKBBKKK\"",
+                    i + 1,
+                    if other.is_ascii() {
+                        String::new()
+                    } else {
+                        format!(" (U+{:04X})", u32::from(other))
+                    }
                 )),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -105,6 +111,8 @@ mod tests {
         assert_eq!(s.get(3), Some(Bead::Black));
         assert_eq!(s.to_string(), "BBBKBBBKBBKBBKKK");
         assert!("BBX".parse::<BeadSequence>().unwrap_err().contains("bead 3"));
+        let kelvin = "BB\u{212A}".parse::<BeadSequence>().unwrap_err();
+        assert!(kelvin.contains("bead 3") && kelvin.contains("U+212A"), "{kelvin}");
         assert!("B".repeat(MAX_BEADS).parse::<BeadSequence>().is_ok());
         let err = "B".repeat(MAX_BEADS + 1).parse::<BeadSequence>().unwrap_err();
         assert!(err.contains("at most 256"), "{err}");
