@@ -59,13 +59,13 @@ FUZZ_TARGETS ?= $(notdir $(basename $(wildcard fuzz/fuzz_targets/*.rs)))
 FUZZ_ENV := RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Clink-arg=-fuse-ld=mold"
 fuzz: deps
 	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
-	cd fuzz && $(FUZZ_ENV) $(CARGO) fuzz build
+	$(FUZZ_ENV) $(CARGO) fuzz build
 	@set -eo pipefail; for t in $(FUZZ_TARGETS); do \
 		mkdir -p fuzz/corpus/$$t; \
 		if [ -d fuzz/seeds/$$t ]; then cp -n fuzz/seeds/$$t/* fuzz/corpus/$$t/ 2>/dev/null || true; fi; \
 		echo "== $$t: $(FUZZ_SECONDS) s"; \
-		(cd fuzz && $(FUZZ_ENV) $(CARGO) fuzz run $$t corpus/$$t -- \
+		$(FUZZ_ENV) $(CARGO) fuzz run $$t fuzz/corpus/$$t -- \
 			-max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 			-rss_limit_mb=$(FUZZ_RSS_MB) -malloc_limit_mb=$(FUZZ_MALLOC_MB) \
-			-print_final_stats=1 2>&1 | tail -n 25); \
+			-print_final_stats=1 2>&1 | tail -n 25; \
 	done
