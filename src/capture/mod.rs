@@ -21,6 +21,7 @@ pub mod fake;
 pub mod format;
 pub mod images;
 pub mod pacing;
+pub mod still;
 pub mod stop;
 pub mod video;
 pub mod worker;
