@@ -623,3 +623,41 @@ fn preview_states() {
         imgcodecs::imwrite_def(format!("{dir}/state_{:03}.jpg", s.index).as_str(), &img).unwrap();
     }
 }
+
+/// Prints what the demo costs: a render per table state, and a delivered frame (noise, plus a
+/// decode at each change of state). `cargo test --test demo -- --ignored --nocapture measure`.
+#[test]
+#[ignore]
+fn measure_demo_costs() {
+    let _s = serial();
+    let demo = DemoGame::load().unwrap();
+    let start = Instant::now();
+    for i in 0..5 {
+        demo.render(i).unwrap();
+    }
+    let render = start.elapsed().as_secs_f64() / 5.0;
+    let (mut source, handle) = DemoSource::new(DemoConfig {
+        fps: None,
+        speedup: 20.0,
+        lookahead: 2,
+        ..DemoConfig::default()
+    });
+    source.open().unwrap();
+    let stop = StopSignal::new();
+    while handle.stats().render.renders < 3 {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let frames = 300;
+    let start = Instant::now();
+    for _ in 0..frames {
+        source.next_frame(&stop).unwrap();
+    }
+    let frame = start.elapsed().as_secs_f64() / frames as f64;
+    eprintln!(
+        "render per state: {:.0} ms; delivered frame: {:.2} ms ({:.0} fps unpaced); {:?}",
+        render * 1e3,
+        frame * 1e3,
+        1.0 / frame,
+        handle.stats()
+    );
+}

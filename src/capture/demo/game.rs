@@ -986,3 +986,142 @@ fn rulings_of(
         .cloned()
         .map_err(|e| format!("the referee refused the table: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::demo::DEMO_SCRIPT_JSON;
+    use crate::capture::demo::script::Load;
+    use crate::games::crash_octopus::Flick;
+
+    fn script() -> Script {
+        serde_json::from_str(DEMO_SCRIPT_JSON).unwrap()
+    }
+
+    fn refused(script: &Script) -> String {
+        DemoGame::from_script(script, "test.json")
+            .unwrap_err()
+            .to_string()
+    }
+
+    fn load(treasure: Selector, ship: PlayerColor) -> Vec<Change> {
+        vec![Change::Load(Load { treasure, ship })]
+    }
+
+    #[test]
+    fn a_script_must_play_the_game_to_its_end() {
+        let mut s = script();
+        s.steps.truncate(3);
+        let e = refused(&s);
+        assert!(e.contains("test.json: steps[2]") && e.contains("not over"), "{e}");
+    }
+
+    #[test]
+    fn the_table_must_show_what_the_event_says() {
+        let mut s = script();
+        s.steps[1].table = load(Selector::Flickable(TreasureType::Gem), PlayerColor::Orange);
+        let e = refused(&s);
+        assert!(e.contains("steps[1]") && e.contains("loads a gold"), "{e}");
+
+        let mut s = script();
+        s.steps[1].table = load(Selector::Flickable(TreasureType::Gold), PlayerColor::Green);
+        let e = refused(&s);
+        assert!(e.contains("does not end on the player's ship"), "{e}");
+
+        let mut s = script();
+        s.steps[3].table.clear();
+        let e = refused(&s);
+        assert!(
+            e.contains("steps[3]") && e.contains("a flick moves a treasure"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_flick_the_referee_forbids_is_refused() {
+        let demo = DemoGame::load().unwrap();
+        let table = Table::new(demo.scene()).unwrap();
+        let mut empty = demo.record().unwrap().clone();
+        empty.events.clear();
+        let game = Game::replay(&empty).unwrap();
+        let setup = &demo.steps()[0].layout;
+        let r = rulings_of(&table, setup, &game, Some(PlayerColor::Orange)).unwrap();
+        let closest = r.players[&PlayerColor::Orange].closest.clone().unwrap();
+        let kind = setup.piece(&closest).unwrap().treasure.unwrap();
+        let mut s = script();
+        s.steps[1].event = Some(Event::Flick(Flick {
+            player: PlayerColor::Orange,
+            loaded: Some(kind),
+            toppled: vec![],
+        }));
+        s.steps[1].table = load(Selector::Id(closest.clone()), PlayerColor::Orange);
+        let e = refused(&s);
+        assert!(
+            e.contains(&format!("orange may not flick {closest} (closest)")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn ships_must_carry_what_the_game_says() {
+        // Orange's die hits green's ship and the captain topples: leave it on the deck.
+        let mut s = script();
+        assert!(matches!(&s.steps[8].event, Some(Event::Drop(d)) if d.toppled == [TreasureType::Captain]));
+        s.steps[8].table.truncate(1);
+        let e = refused(&s);
+        assert!(
+            e.contains("steps[8]") && e.contains("green's ship carries [captain] on the table"),
+            "{e}"
+        );
+
+        // The die that hit green's ship must lie against it.
+        let mut s = script();
+        s.steps[8].table[0] = Change::Die(super::super::script::DieLanding {
+            top: Some(DieTop::Black),
+            to: Target::Near {
+                of: Selector::Head,
+                gap_mm: 20.0,
+                bearing_deg: None,
+            },
+        });
+        let e = refused(&s);
+        assert!(e.contains("the die hit green's ship, but it lies"), "{e}");
+    }
+
+    #[test]
+    fn bad_script_text_names_the_file_and_field() {
+        let text = DEMO_SCRIPT_JSON.replacen("\"treasure:captain\"", "\"treasure:pearl\"", 1);
+        let e = DemoGame::from_json(&text, "x.json").unwrap_err().to_string();
+        assert!(
+            e.contains("x.json") && e.contains("steps[2]") && e.contains("unknown treasure type"),
+            "{e}"
+        );
+        let text = DEMO_SCRIPT_JSON.replacen("\"version\": 1", "\"version\": 9", 1);
+        let e = DemoGame::from_json(&text, "x.json").unwrap_err().to_string();
+        assert!(e.contains("field `version`: expected 1, got 9"), "{e}");
+    }
+
+    #[test]
+    fn acting_states_carry_a_hand_that_covers_the_ocean() {
+        let demo = DemoGame::load().unwrap();
+        for s in demo.states() {
+            assert_eq!(s.hand.is_some(), s.phase == DemoPhase::Acting);
+            assert_eq!(
+                s.truth.obstructed,
+                s.phase == DemoPhase::Acting,
+                "state {}",
+                s.index
+            );
+            if let Some(h) = &s.hand {
+                assert!((40.0..=170.0).contains(&h.height_mm));
+            }
+        }
+        let steps = demo.steps();
+        assert_eq!(steps[0].record.events.len(), 0);
+        assert!(
+            steps
+                .windows(2)
+                .all(|w| w[1].record.events.len() >= w[0].record.events.len())
+        );
+    }
+}
