@@ -590,7 +590,9 @@ mod synthetic {
         let Ok(view) = r.rectify(&img) else {
             return false;
         };
-        let Some(wb) = WhiteBalance::estimate(&view.image, Some(r.valid_mask()), profile.white_bgr) else {
+        let Some(wb) =
+            WhiteBalance::estimate_with_white(&view.image, Some(r.valid_mask()), profile.white_bgr)
+        else {
             return false;
         };
         let polygon: &PolygonMm = &ocean.polygon_mm;

@@ -55,9 +55,16 @@ impl WhiteBalance {
     }
 
     /// From a BGR image where the table dominates; `valid` (8-bit, non-zero = use) may leave out
-    /// parts outside the camera's view; `white` is the colour of something white under the same
-    /// light (the board's paper), if known. `None` when no pixel could be used.
-    pub fn estimate(image: &Mat, valid: Option<&Mat>, white: Option<[f64; 3]>) -> Option<Self> {
+    /// parts outside the camera's view. Without a known white the table itself is taken as grey,
+    /// with the correction limited to [`MAX_TABLE_GAIN`]; prefer [`Self::estimate_with_white`]
+    /// with the profile's `white_bgr`. `None` when no pixel could be used.
+    pub fn estimate(image: &Mat, valid: Option<&Mat>) -> Option<Self> {
+        Self::estimate_with_white(image, valid, None)
+    }
+
+    /// As [`Self::estimate`], with `white` the colour of something white under the same light
+    /// (the board's paper, `Profile::white_bgr`), when known.
+    pub fn estimate_with_white(image: &Mat, valid: Option<&Mat>, white: Option<[f64; 3]>) -> Option<Self> {
         let mut chans: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         for y in (0..image.rows()).step_by(BALANCE_STRIDE) {
             let row = image.at_row::<Vec3b>(y).ok()?;

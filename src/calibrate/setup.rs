@@ -209,7 +209,7 @@ pub fn add_setup(
     let rectifier = Rectifier::new(profile, grid)?;
     let view = rectifier.rectify(empty)?;
     let valid = rectifier.valid_mask();
-    let wb = WhiteBalance::estimate(&view.image, Some(valid), profile.white_bgr)
+    let wb = WhiteBalance::estimate_with_white(&view.image, Some(valid), profile.white_bgr)
         .ok_or(CalibrateError::Ocean(ocean::OceanError::NoLoop { blue_mm2: 0.0 }))?;
     let mut fit = ocean::find_ocean(&view, valid, &wb, profile)?;
     let mut counter = counter::read_counter(&view, &fit.polygon_mm, profile, &wb, bead_count);
@@ -317,7 +317,7 @@ mod tests {
                 .unwrap()
                 .rectify(&frame)
                 .unwrap();
-            let wb = WhiteBalance::estimate(&view.image, None, profile.white_bgr).unwrap();
+            let wb = WhiteBalance::estimate_with_white(&view.image, None, profile.white_bgr).unwrap();
             let ocean = &profile.ocean.as_ref().unwrap().polygon_mm;
             let now = counter::locate_crab(&view, ocean, &profile, &wb, layout).unwrap();
             assert_eq!(now.crab, moved, "seed {seed}");
