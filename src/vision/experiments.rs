@@ -179,3 +179,65 @@ fn colour_stats() {
         }
     }
 }
+
+fn ctx_for(truth_players: &[crate::games::crash_octopus::PlayerColor]) -> crate::referee::GameContext {
+    crate::referee::GameContext::with_players(truth_players.to_vec())
+}
+
+#[test]
+#[ignore]
+fn run_scenes() {
+    use super::analyzer::Analyzer;
+    use super::evaluate::{Summary, score_frame, truth_report};
+    use super::taught::TaughtModels;
+    let seeds: Vec<u64> = std::env::var("SEEDS")
+        .unwrap_or_else(|_| "3".into())
+        .split(',')
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let nframes: usize = std::env::var("FRAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let cat = Catalog::default_catalog();
+    let mut summary = Summary::default();
+    for seed in seeds {
+        let mut sp = spec(seed, (seed as f64 * 7.3) % 35.0);
+        if seed % 3 == 1 {
+            sp.modules.pink_pirate = true;
+        }
+        if seed % 4 == 2 {
+            sp.modules.island = true;
+            sp.modules.little_octopus = true;
+        }
+        let sc = prepare(&sp, nframes, |_| Faults::none()).unwrap();
+        let an = Analyzer::new(&sc.profile, &sc.reference, &cat, &TaughtModels::default()).unwrap();
+        let ctx = ctx_for(&sc.scene.spec.player_colours());
+        println!("seed {seed} tilt {:.1} H {:.0} surface {:?}", sc.scene.rig.tilt_deg, sc.scene.rig.height_mm, sc.scene.surface.kind);
+        for f in &sc.frames {
+            let (rep, analysis) = an.report(&f.image, &f.truth.image, &ctx).unwrap();
+            let truth_ruled = truth_report(&f.truth, &ctx).unwrap();
+            let s = score_frame(&f.truth, &truth_ruled, &rep);
+            let mut errs = s.errors_mm.clone();
+            errs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            println!(
+                "  {} pieces {} times {:.1} ms {:?}",
+                f.truth.image,
+                rep.pieces.len(),
+                analysis.times.total_ms(),
+                analysis.times
+            );
+            println!("    worst errors {:?}", &errs[..errs.len().min(6)]);
+            for m in &s.misses {
+                println!("    {} {} {} at {:?}", m.what, m.identity, m.id, m.center_mm);
+            }
+            for w in &s.wrong_calls {
+                println!("    wrong call {w:?}");
+            }
+            println!("    rulings {:?} obstructed {} moved {}", s.rulings, rep.obstructed, rep.view_moved);
+            summary.add(&s);
+        }
+    }
+    println!("median {:.2} p95 {:.2}", summary.error_quantile(0.5), summary.error_quantile(0.95));
+    for (k, c) in &summary.kinds {
+        println!("  {k:20} P {:.3} R {:.3} {:?}", c.precision(), c.recall(), c);
+    }
+    println!("{:?}", summary.rulings);
+}
