@@ -466,3 +466,72 @@ pub fn mean(points: &[PointMm]) -> PointMm {
     let n = points.len().max(1) as f64;
     points.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / n)
 }
+
+impl Analyzer {
+    /// A picture of what vision saw, for people: the fine top-down view of the whole ocean with
+    /// changed pixels tinted (pieces magenta, shadows blue), every found piece's silhouette in
+    /// green and its footprint in red. For `octoref bench --dump` and debugging.
+    pub fn debug_view(&self, frame: &Mat, analysis: &FrameAnalysis) -> Result<Mat, VisionError> {
+        let g = &self.rect.fine;
+        let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
+        let coarse_view = self.rect.coarse_view(frame)?;
+        let coarse = region::coarse_pass_on(
+            &coarse_view,
+            &CoarseInputs {
+                rect: &self.rect,
+                reference: &self.ref_coarse,
+                usable: &self.usable_coarse,
+                balance_mask: &self.usable_coarse,
+                view: &self.view,
+            },
+        )?;
+        let fine_inputs = FineInputs {
+            rect: &self.rect,
+            reference: &self.ref_fine,
+            usable: &self.usable_fine,
+            palette: &self.palette,
+        };
+        let reg = region::fine_region(frame, full, &coarse.balance, &fine_inputs)?;
+        let mut out = self.rect.fine_view(frame, full)?;
+        for y in 0..reg.height {
+            let row = out.at_row_mut::<core::Vec3b>(y as i32)?;
+            for x in 0..reg.width {
+                let p = y * reg.width + x;
+                let px = &mut row[x];
+                match reg.labels[p] {
+                    Label::Piece => {
+                        px[0] = ((px[0] as u16 + 255) / 2) as u8;
+                        px[2] = ((px[2] as u16 + 255) / 2) as u8;
+                    }
+                    Label::Shadow => {
+                        px[0] = ((px[0] as u16 + 200) / 2) as u8;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let to_pt = |q: PointMm| {
+            let p = g.mm_to_px(q);
+            core::Point::new(p.x.round() as i32, p.y.round() as i32)
+        };
+        for p in &analysis.pieces {
+            let pts: core::Vector<core::Point> = p.footprint_mm.points().iter().map(|&q| to_pt(q)).collect();
+            let mut v: core::Vector<core::Vector<core::Point>> = core::Vector::new();
+            v.push(pts);
+            opencv::imgproc::polylines(&mut out, &v, true, Scalar::new(0.0, 0.0, 255.0, 0.0), 1, opencv::imgproc::LINE_8, 0)?;
+            let c = to_pt(p.center_mm);
+            opencv::imgproc::put_text(
+                &mut out,
+                &p.id,
+                c,
+                opencv::imgproc::FONT_HERSHEY_PLAIN,
+                0.7,
+                Scalar::new(0.0, 0.0, 0.0, 0.0),
+                1,
+                opencv::imgproc::LINE_8,
+                false,
+            )?;
+        }
+        Ok(out)
+    }
+}

@@ -23,12 +23,12 @@ pub const PALER_MIN: f32 = 0.3;
 /// ...or this much more saturated.
 pub const RICHER_MAX: f32 = 1.45;
 /// Chroma noise of a pixel: `CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / (b + g + r)`.
-const CHROMA_NOISE_FLOOR: f32 = 0.03;
-const CHROMA_NOISE_LEVELS: f32 = 8.0;
+const CHROMA_NOISE_FLOOR: f32 = 0.02;
+const CHROMA_NOISE_LEVELS: f32 = 6.0;
 /// A pixel is compatible with a model whose distance is at most this...
 pub const MAX_DISTANCE: f32 = 2.2;
 /// ...and at most this much more than its best model's.
-pub const MARGIN: f32 = 1.2;
+pub const MARGIN: f32 = 1.0;
 /// A model this close to the pixel's best one counts as its best colour too.
 pub const TIGHT_MARGIN: f32 = 0.35;
 /// Distance added per unit of relative brightness outside a model's range.

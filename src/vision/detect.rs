@@ -38,6 +38,11 @@ const W_OTHER: f32 = -0.6;
 const MIN_SEED_OWN_PX: usize = 12;
 /// A fit is accepted when its gain per silhouette pixel is at least this...
 pub const MIN_QUALITY: f64 = 0.3;
+/// ...for a piece whose main colour looks like the table (only its other colour stands out)...
+pub const MIN_QUALITY_TABLE_LIKE: f64 = 0.06;
+/// ...and for a piece seen mostly inside pieces already found (a treasure on a deck must fit
+/// its own shape well, the rest of a ship's pixels do not).
+pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
 /// A footprint whose principal second moments differ by less than this ratio is turned through
@@ -47,6 +52,13 @@ const ISOTROPY_RATIO: f64 = 1.35;
 const ISOTROPIC_STARTS: usize = 6;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
+/// Models the seed shows as its best colour less than this share of the best model's pixels
+/// are not fitted.
+const PRUNE_BEST_SHARE: f64 = 0.3;
+/// Models whose seed pixels cover less than this share of their footprint are not fitted.
+const PRUNE_AREA_SHARE: f64 = 0.3;
+/// Margin of the weight windows around a silhouette, mm.
+const WINDOW_MARGIN_MM: f64 = 6.0;
 /// Most pieces one region may hold (a guard against runaway loops).
 const MAX_PIECES_PER_REGION: usize = 64;
 
@@ -76,6 +88,8 @@ pub struct Model {
     pub table_weight: f32,
     /// Size relative to the catalog's (taught; 1 by default).
     pub scale: f64,
+    /// Lowest fit quality accepted.
+    pub min_quality: f64,
 }
 
 impl Model {
@@ -110,6 +124,7 @@ impl Model {
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             scale: 1.0,
+            min_quality: if table_like { MIN_QUALITY_TABLE_LIKE } else { MIN_QUALITY },
         }
     }
 
@@ -130,6 +145,13 @@ impl Model {
         self.solid.height_mm *= k;
         self.footprint_area_mm2 *= k * k;
         self.scale = scale;
+    }
+
+    /// How far from its footprint centre the piece's silhouette can reach when standing near
+    /// `at`: its footprint's radius plus the lean of its top.
+    pub fn reach_mm(&self, view: &Viewpoint, at: PointMm) -> f64 {
+        let lean = view.apparent(at, self.solid.height_mm).distance(at);
+        self.shape.bounding_radius_mm() * self.scale + lean
     }
 
     /// The footprint at `pose` (catalog outline at the model's size).
@@ -209,81 +231,78 @@ pub struct RegionResult {
     pub unexplained_box: Option<(usize, usize, usize, usize)>,
 }
 
+/// A window of region pixels, `[x0, x1) x [y0, y1)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Window {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
 impl Detector {
     /// Finds the pieces in `region`.
     pub fn detect(&mut self, region: &Region, models: &[Model], view: &Viewpoint) -> RegionResult {
         let n = region.len();
         // 0 = unexplained; k + 1 = explained by detection k.
         let mut explained: Vec<u16> = vec![0; n];
+        // Inside the silhouette of a piece already found.
+        let mut covered: Vec<bool> = vec![false; n];
         let mut detections: Vec<Detection> = Vec::new();
-        let mut cache: HashMap<(u64, usize), Option<Fit>> = HashMap::new();
-        while detections.len() < MAX_PIECES_PER_REGION {
-            let seeds = seeds(region, &explained);
-            if seeds.is_empty() {
+        let all: Vec<usize> = (0..n).filter(|&p| region.labels[p] == Label::Piece).collect();
+        let mut queue = split(region, &all, &explained);
+        // Largest seeds last, so they are taken first.
+        queue.sort_by_key(|s| s.len());
+        while let Some(seed) = queue.pop() {
+            if detections.len() >= MAX_PIECES_PER_REGION {
                 break;
             }
-            let mut maps: HashMap<(u32, u32), WeightMap> = HashMap::new();
-            let mut best: Option<(f64, usize, Fit, (u64, usize))> = None;
-            for seed in &seeds {
-                for (mi, model) in models.iter().enumerate() {
-                    let own: Vec<usize> = seed
-                        .pixels
-                        .iter()
-                        .copied()
-                        .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
-                        .collect();
-                    if own.len() < MIN_SEED_OWN_PX {
-                        continue;
-                    }
-                    let key = (seed.key, mi);
-                    let fit = match cache.get(&key) {
-                        Some(f) => f.clone(),
-                        None => {
-                            let map = maps
-                                .entry((model.colours.0, model.table_weight.to_bits()))
-                                .or_insert_with(|| weight_map(region, model, &explained, None));
-                            let f = self.fit_seed(region, model, map, view, &own);
-                            cache.insert(key, f.clone());
-                            f
-                        }
-                    };
-                    let Some(fit) = fit else { continue };
-                    if fit.quality() < MIN_QUALITY || fit.gain < MIN_GAIN_PX {
-                        continue;
-                    }
-                    if best.as_ref().is_none_or(|b| fit.gain > b.0) {
-                        best = Some((fit.gain, mi, fit, key));
-                    }
-                }
-            }
-            let Some((_, mi, fit, key)) = best else { break };
-            let k = detections.len() as u16 + 1;
-            let marked = mark_explained(region, &models[mi], &fit, &mut explained, k);
-            // Fits cached before this one was accepted may count its pixels: fit them again.
-            let bounds = fit.silhouette.bounds();
-            cache.retain(|_, f| match (f, bounds) {
-                (Some(f), Some((lo, hi))) => f.silhouette.bounds().is_none_or(|(a, b)| {
-                    b.x < lo.x || a.x > hi.x || b.y < lo.y || a.y > hi.y
-                }),
-                _ => true,
-            });
-            if (marked as f64) < MIN_GAIN_PX {
-                // Nothing new explained: never accept this fit again.
-                cache.insert(key, None);
+            let seed: Vec<usize> = seed.into_iter().filter(|&p| explained[p] == 0).collect();
+            if seed.len() < MIN_SEED_OWN_PX {
                 continue;
             }
+            let inside = seed.iter().filter(|&&p| covered[p]).count();
+            let floor = if 2 * inside >= seed.len() { MIN_QUALITY_INSIDE } else { 0.0 };
+            let Some((mi, fit)) = self.best_fit(region, models, view, &explained, &seed, floor) else {
+                continue;
+            };
+            let k = detections.len() as u16 + 1;
+            let marked = mark_explained(region, &models[mi], &fit, &mut explained, k);
+            if (marked as f64) < MIN_GAIN_PX {
+                continue;
+            }
+            for_each_inside(region, &fit.silhouette.polygons, |p| covered[p] = true);
             detections.push(Detection {
                 model: mi,
                 fit,
                 top: None,
             });
+            // What the piece did not explain seeds the next ones.
+            queue.extend(split(region, &seed, &explained));
+            queue.sort_by_key(|s| s.len());
         }
-        // Fit every piece again with the others' pixels counting neither way.
-        for (k, d) in detections.iter_mut().enumerate() {
-            let model = &models[d.model];
-            let map = weight_map(region, model, &explained, Some(k as u16 + 1));
-            if let Some(f) = refine_pose(&model.solid, &map, view, d.fit.pose, model.round, &mut self.scratch) {
-                d.fit = f;
+        // Fit every piece that touches another again, with the others' pixels counting neither
+        // way.
+        let boxes: Vec<Option<(PointMm, PointMm)>> = detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
+        for k in 0..detections.len() {
+            let touches = boxes.iter().enumerate().any(|(j, b)| {
+                j != k
+                    && match (b, &boxes[k]) {
+                        (Some((a0, a1)), Some((b0, b1))) => {
+                            let m = WINDOW_MARGIN_MM;
+                            !(a1.x + m < b0.x || b1.x + m < a0.x || a1.y + m < b0.y || b1.y + m < a0.y)
+                        }
+                        _ => false,
+                    }
+            });
+            if !touches {
+                continue;
+            }
+            let model = &models[detections[k].model];
+            let win = window_around(region, &detections[k].fit.silhouette, WINDOW_MARGIN_MM);
+            let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
+            if let Some(f) = refine_pose(&model.solid, &map, view, detections[k].fit.pose, model.round, &mut self.scratch) {
+                detections[k].fit = f;
             }
         }
         self.rebase(region, models, view, &mut detections, &explained);
@@ -298,6 +317,81 @@ impl Detector {
             unexplained_px,
             unexplained_box,
         }
+    }
+
+    /// The model that explains most of a seed, fitted; `None` when no model explains enough.
+    fn best_fit(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        explained: &[u16],
+        seed: &[usize],
+        quality_floor: f64,
+    ) -> Option<(usize, Fit)> {
+        let mut maps: HashMap<(u32, u32, Window), WeightMap> = HashMap::new();
+        let mut best: Option<(usize, Fit, (u32, u32, Window))> = None;
+        let (sx0, sy0, sx1, sy1) = bbox(region, seed);
+        // Models whose colour the seed shows as its best match far less than another model's
+        // are not tried.
+        let best_counts: Vec<usize> = models
+            .iter()
+            .map(|m| seed.iter().filter(|&&p| m.colours.contains_any(region.colours[p].best)).count())
+            .collect();
+        let max_best = best_counts.iter().copied().max().unwrap_or(0);
+        for (mi, model) in models.iter().enumerate() {
+            if (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
+                continue;
+            }
+            let own: Vec<usize> = seed
+                .iter()
+                .copied()
+                .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
+                .collect();
+            let px_area = region.mm_per_px * region.mm_per_px;
+            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < PRUNE_AREA_SHARE * model.footprint_area_mm2 {
+                continue;
+            }
+            let pts: Vec<PointMm> = own
+                .iter()
+                .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
+                .collect();
+            let seed_centre = pts.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / pts.len() as f64);
+            // The window must hold the whole silhouette wherever in the seed the piece is.
+            let reach = model.reach_mm(view, seed_centre) + WINDOW_MARGIN_MM;
+            let r = (reach / region.mm_per_px).ceil() as usize;
+            let win = Window {
+                x0: sx0.saturating_sub(r),
+                y0: sy0.saturating_sub(r),
+                x1: (sx1 + 1 + r).min(region.width),
+                y1: (sy1 + 1 + r).min(region.height),
+            };
+            let map_key = (model.colours.0, model.table_weight.to_bits(), win);
+            let map = maps
+                .entry(map_key)
+                .or_insert_with(|| weight_map(region, model, explained, None, win));
+            // A piece may show in several seeds (a captain's hat apart from its base): start
+            // from all its free pixels within its reach.
+            let centre = own_centre(region, model, explained, win, seed_centre, model.reach_mm(view, seed_centre))
+                .unwrap_or(seed_centre);
+            let angles = start_angles(model, &pts, centre, view);
+            let Some(fit) = fit_pose(&model.solid, map, view, centre, &angles, 0.0, model.round, false, &mut self.scratch)
+            else {
+                continue;
+            };
+            if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| fit.gain > b.1.gain) {
+                best = Some((mi, fit, map_key));
+            }
+        }
+        let (mi, fit, key) = best?;
+        let model = &models[mi];
+        let refined = maps
+            .get(&key)
+            .and_then(|map| refine_pose(&model.solid, map, view, fit.pose, model.round, &mut self.scratch));
+        Some((mi, refined.unwrap_or(fit)))
     }
 
     /// Treasures standing on a ship's deck or on the island: fitted again at that height (a
@@ -343,7 +437,8 @@ impl Detector {
                 base_mm: *height,
                 ..d.fit.pose
             };
-            let map = weight_map(region, model, explained, Some(k as u16 + 1));
+            let win = window_around(region, &d.fit.silhouette, WINDOW_MARGIN_MM + 2.0 * *height);
+            let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
             if let Some(f) = refine_pose(&model.solid, &map, view, start, model.round, &mut self.scratch)
                 && hull.contains(f.pose.center_mm)
             {
@@ -352,23 +447,37 @@ impl Detector {
         }
     }
 
-    fn fit_seed(
-        &mut self,
-        region: &Region,
-        model: &Model,
-        map: &WeightMap,
-        view: &Viewpoint,
-        own: &[usize],
-    ) -> Option<Fit> {
-        let pts: Vec<PointMm> = own
-            .iter()
-            .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
-            .collect();
-        let n = pts.len() as f64;
-        let centre = pts.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / n);
-        let angles = start_angles(model, &pts, centre, view);
-        fit_pose(&model.solid, map, view, centre, &angles, 0.0, model.round, &mut self.scratch)
+}
+
+/// The centre of the unexplained pixels of a model's colours within `radius_mm` of `around`.
+fn own_centre(
+    region: &Region,
+    model: &Model,
+    explained: &[u16],
+    win: Window,
+    around: PointMm,
+    radius_mm: f64,
+) -> Option<PointMm> {
+    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
+    let r2 = radius_mm * radius_mm;
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let p = j * region.width + i;
+            if explained[p] != 0
+                || region.labels[p] != Label::Piece
+                || !model.colours.contains_any(region.colours[p].compatible)
+            {
+                continue;
+            }
+            let q = region.px_to_mm(i as f64, j as f64);
+            if (q - around).dot(q - around) <= r2 {
+                sx += q.x;
+                sy += q.y;
+                n += 1;
+            }
+        }
     }
+    (n > 0).then(|| PointMm::new(sx / n as f64, sy / n as f64))
 }
 
 /// Start angles for a model over a seed's pixels: the pixels' orientation with the lean's
@@ -405,49 +514,81 @@ fn start_angles(model: &Model, pts: &[PointMm], centre: PointMm, view: &Viewpoin
     out
 }
 
-/// The model's weights over the region. `own` = the detection being refitted: its own pixels
-/// count for it, every other detection's pixels count neither way.
-fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16>) -> WeightMap {
-    let mut w = Vec::with_capacity(region.len());
-    for p in 0..region.len() {
-        let e = explained[p];
-        let by_other = e != 0 && Some(e) != own;
-        let v = match region.labels[p] {
-            Label::Piece => {
-                let c = region.colours[p];
-                if by_other {
-                    0.0
-                } else if model.colours.contains_any(c.best) {
-                    W_OWN_BEST
-                } else if model.colours.contains_any(c.compatible) {
-                    W_OWN_COMPATIBLE
-                } else if own.is_some() && e == 0 {
-                    // Refitting: an unexplained pixel of another colour is still not this piece.
-                    W_OTHER
-                } else if e == 0 {
-                    W_OTHER
-                } else {
-                    0.0
+/// The model's weights over a window of the region. `own` = the detection being refitted: its
+/// own pixels count for it, every other detection's pixels count neither way.
+fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16>, win: Window) -> WeightMap {
+    let (w, h) = (win.x1.saturating_sub(win.x0), win.y1.saturating_sub(win.y0));
+    let mut out = Vec::with_capacity(w * h);
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let p = j * region.width + i;
+            let e = explained[p];
+            let by_other = e != 0 && Some(e) != own;
+            let v = match region.labels[p] {
+                Label::Piece => {
+                    let c = region.colours[p];
+                    if by_other {
+                        0.0
+                    } else if model.colours.contains_any(c.best) {
+                        W_OWN_BEST
+                    } else if model.colours.contains_any(c.compatible) {
+                        W_OWN_COMPATIBLE
+                    } else {
+                        W_OTHER
+                    }
                 }
-            }
-            Label::Table => model.table_weight,
-            Label::Shadow => W_SHADOW,
-            Label::Outside => 0.0,
-        };
-        w.push(v);
+                Label::Table => model.table_weight,
+                Label::Shadow => W_SHADOW,
+                Label::Outside => 0.0,
+            };
+            out.push(v);
+        }
     }
-    WeightMap::new(region.width, region.height, region.origin_mm, region.mm_per_px, w)
+    WeightMap::new(w, h, region.px_to_mm(win.x0 as f64, win.y0 as f64), region.mm_per_px, out)
 }
 
-/// Marks the model-coloured pixels inside a fit's silhouette as explained by `k`; returns how
-/// many were newly marked.
+/// The window holding a silhouette plus `margin_mm`.
+fn window_around(region: &Region, sil: &super::view::Silhouette, margin_mm: f64) -> Window {
+    let Some((lo, hi)) = sil.bounds() else {
+        return Window {
+            x0: 0,
+            y0: 0,
+            x1: region.width,
+            y1: region.height,
+        };
+    };
+    let (a, b) = (region.mm_to_px(lo), region.mm_to_px(hi));
+    let m = margin_mm / region.mm_per_px;
+    let clamp_x = |v: f64| v.clamp(0.0, region.width as f64) as usize;
+    let clamp_y = |v: f64| v.clamp(0.0, region.height as f64) as usize;
+    Window {
+        x0: clamp_x((a.0 - m).floor()),
+        y0: clamp_y((a.1 - m).floor()),
+        x1: clamp_x((b.0 + m).ceil() + 1.0),
+        y1: clamp_y((b.1 + m).ceil() + 1.0),
+    }
+}
+
+/// Bounding box (inclusive) of region pixels.
+fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for &p in pixels {
+        let (i, j) = (p % region.width, p / region.width);
+        x0 = x0.min(i);
+        y0 = y0.min(j);
+        x1 = x1.max(i);
+        y1 = y1.max(j);
+    }
+    (x0, y0, x1, y1)
+}
+
+/// Marks the pixels inside a fit's silhouette that show the model's colours best as explained
+/// by `k` (a brown chest on an orange deck stays for the chest); returns how many were newly
+/// marked.
 fn mark_explained(region: &Region, model: &Model, fit: &Fit, explained: &mut [u16], k: u16) -> usize {
     let mut n = 0;
     for_each_inside(region, &fit.silhouette.polygons, |p| {
-        if explained[p] == 0
-            && region.labels[p] == Label::Piece
-            && model.colours.contains_any(region.colours[p].compatible)
-        {
+        if explained[p] == 0 && region.labels[p] == Label::Piece && model.colours.contains_any(region.colours[p].best) {
             explained[p] = k;
             n += 1;
         }
@@ -539,29 +680,27 @@ fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Optio
     Some(if first >= second { DieTop::Black } else { DieTop::Red })
 }
 
-/// A connected set of unexplained changed pixels.
-#[derive(Debug)]
-struct Seed {
-    pixels: Vec<usize>,
-    /// Identifies the pixel set (for caching fits across rounds).
-    key: u64,
-}
-
-fn seeds(region: &Region, explained: &[u16]) -> Vec<Seed> {
+/// The unexplained pixels of `pixels` (region indices), in 8-connected pieces of at least
+/// [`MIN_SEED_OWN_PX`].
+fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
     let (w, h) = (region.width, region.height);
-    let mut seen = vec![false; region.len()];
+    let mut member = vec![false; region.len()];
+    for &p in pixels {
+        if explained[p] == 0 {
+            member[p] = true;
+        }
+    }
     let mut out = Vec::new();
-    let free = |p: usize| region.labels[p] == Label::Piece && explained[p] == 0;
     let mut stack = Vec::new();
-    for start in 0..region.len() {
-        if seen[start] || !free(start) {
+    for &start in pixels {
+        if !member[start] {
             continue;
         }
-        let mut pixels = Vec::new();
-        seen[start] = true;
+        let mut comp = Vec::new();
+        member[start] = false;
         stack.push(start);
         while let Some(p) = stack.pop() {
-            pixels.push(p);
+            comp.push(p);
             let (i, j) = (p % w, p / w);
             for dj in -1i64..=1 {
                 for di in -1i64..=1 {
@@ -570,20 +709,15 @@ fn seeds(region: &Region, explained: &[u16]) -> Vec<Seed> {
                         continue;
                     }
                     let q = nj as usize * w + ni as usize;
-                    if !seen[q] && free(q) {
-                        seen[q] = true;
+                    if member[q] {
+                        member[q] = false;
                         stack.push(q);
                     }
                 }
             }
         }
-        if pixels.len() >= MIN_SEED_OWN_PX {
-            pixels.sort_unstable();
-            let mut key: u64 = 0xcbf2_9ce4_8422_2325;
-            for &p in &pixels {
-                key = (key ^ p as u64).wrapping_mul(0x0100_0000_01b3);
-            }
-            out.push(Seed { pixels, key });
+        if comp.len() >= MIN_SEED_OWN_PX {
+            out.push(comp);
         }
     }
     out

@@ -241,3 +241,37 @@ fn run_scenes() {
     }
     println!("{:?}", summary.rulings);
 }
+
+#[test]
+#[ignore]
+fn dump_debug() {
+    use super::analyzer::Analyzer;
+    use super::taught::TaughtModels;
+    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
+    let frame_i: usize = std::env::var("FRAME").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let mut sp = spec(seed, (seed as f64 * 7.3) % 35.0);
+    if seed % 3 == 1 {
+        sp.modules.pink_pirate = true;
+    }
+    if seed % 4 == 2 {
+        sp.modules.island = true;
+        sp.modules.little_octopus = true;
+    }
+    let sc = prepare(&sp, frame_i + 1, |_| Faults::none()).unwrap();
+    let cat = Catalog::default_catalog();
+    let an = Analyzer::new(&sc.profile, &sc.reference, &cat, &TaughtModels::default()).unwrap();
+    let f = &sc.frames[frame_i];
+    let a = an.analyze(&f.image).unwrap();
+    let mut img = an.debug_view(&f.image, &a).unwrap();
+    let g = an.rectification().fine;
+    for p in &f.truth.pieces {
+        let c = g.mm_to_px(p.report.center_mm);
+        imgproc::circle(&mut img, Point::new(c.x.round() as i32, c.y.round() as i32), 2, Scalar::new(0.0, 255.0, 255.0, 0.0), -1, imgproc::LINE_8, 0).unwrap();
+        println!("truth {} {:?} {:?} at {:?} base {}", p.report.id, p.report.piece, p.report.treasure, p.report.center_mm, p.base_mm);
+    }
+    for p in &a.pieces {
+        println!("found {} {:?} {:?} at {:?} conf {:.2}", p.id, p.piece, p.treasure, p.center_mm, p.confidence);
+    }
+    println!("grid origin {:?}", g.origin_mm);
+    imgcodecs::imwrite_def("/tmp/vx_debug.png", &img).unwrap();
+}

@@ -18,18 +18,23 @@ use super::solid::{Solid, convex_hull};
 use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::table::{PointMm, PolygonMm};
 
-/// First translation step, mm, and the smallest.
-const STEP_START_MM: f64 = 2.0;
+/// First step of the per-angle translation search, mm (it goes down to a quarter of it).
+const QUICK_STEP_MM: f64 = 1.0;
+/// Start angles whose translation is searched (the best-scoring ones as they start).
+const SEARCHED_STARTS: usize = 2;
+/// First translation step of the joint search, mm.
+const JOINT_STEP_MM: f64 = 0.5;
+/// Smallest translation step of a full fit, mm.
 const STEP_MIN_MM: f64 = 0.125;
 /// First angle step of the joint search, and the smallest, radians.
-const ANGLE_STEP_START: f64 = 0.06;
-const ANGLE_STEP_MIN: f64 = 0.004;
+const ANGLE_STEP_START: f64 = 0.05;
+const ANGLE_STEP_MIN: f64 = 0.003;
 /// Most pattern-search moves per step size.
 const MAX_MOVES: usize = 12;
-/// Start angles refined jointly (the best ones after the translation-only search).
-const REFINED_STARTS: usize = 2;
+/// A moved silhouette is recomputed (its lean) after moving this far, mm.
+const RECOMPUTE_AFTER_MM: f64 = 2.0;
 /// Scan-line spacing of [`union_area_mm2`], mm.
-const AREA_SCAN_MM: f64 = 0.25;
+const AREA_SCAN_MM: f64 = 0.5;
 
 /// A fitted pose and how well it explains the pixels.
 #[derive(Debug, Clone, PartialEq)]
@@ -112,7 +117,9 @@ pub fn union_area_mm2(polygons: &[Vec<PointMm>]) -> f64 {
 }
 
 /// Searches the pose of `solid` standing `base_mm` up, starting at footprint centre `start`
-/// (table mm) with each of `angles`, and returns the best fit.
+/// (table mm) with each of `angles`, and returns the best fit. `fine` refines the winner to the
+/// smallest steps (otherwise it stops at a quarter millimetre, enough to compare models).
+#[allow(clippy::too_many_arguments)]
 pub fn fit_pose(
     solid: &Solid,
     map: &WeightMap,
@@ -121,38 +128,41 @@ pub fn fit_pose(
     angles: &[f64],
     base_mm: f64,
     round: bool,
+    fine: bool,
     scratch: &mut ScoreScratch,
 ) -> Option<Fit> {
-    let mut starts: Vec<(f64, Pose2)> = Vec::with_capacity(angles.len());
+    // Each start angle: put the silhouette's centre on `start` and score it as it is.
+    let mut starts: Vec<(f64, Pose2, Silhouette, PointMm)> = Vec::with_capacity(angles.len());
     for &angle in angles {
-        let mut pose = Pose2 {
+        let pose = Pose2 {
             center_mm: start,
             angle_rad: angle,
             base_mm,
         };
-        // Start where the silhouette's centre (not the footprint's) lies on `start`.
         let sil = Silhouette::of(solid, &pose, view);
-        if let Some(c) = silhouette_centre(&sil) {
-            pose.center_mm = start - (c - start);
-        }
-        let (pose, gain) = translate_search(solid, map, view, pose, scratch);
-        starts.push((gain, pose));
+        let Some(c) = silhouette_centre(&sil) else { continue };
+        let shift = start - c;
+        let score = map.score(&sil.polygons, shift, scratch);
+        starts.push((score, pose, sil, shift));
     }
     starts.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut best: Option<(f64, Pose2)> = None;
-    for &(_, pose) in starts.iter().take(if round { 1 } else { REFINED_STARTS }) {
-        let (pose, gain) = if round {
-            // Recompute the lean at the new centre once more.
-            translate_search(solid, map, view, pose, scratch)
-        } else {
-            joint_search(solid, map, view, pose, scratch)
+    let mut best: Option<(f64, Pose2, Silhouette)> = None;
+    for (_, pose, sil, shift) in starts.into_iter().take(SEARCHED_STARTS) {
+        let pose = Pose2 {
+            center_mm: pose.center_mm + shift,
+            ..pose
         };
-        if best.is_none_or(|b| gain > b.0) {
-            best = Some((gain, pose));
+        let (pose, gain, sil) = translate_search(solid, map, view, pose, &sil, shift, QUICK_STEP_MM, scratch);
+        if best.as_ref().is_none_or(|b| gain > b.0) {
+            best = Some((gain, pose, sil));
         }
     }
-    let (gain, pose) = best?;
-    let silhouette = Silhouette::of(solid, &pose, view);
+    let (gain, pose, sil) = best?;
+    let (pose, gain, silhouette) = if fine {
+        joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch)
+    } else {
+        (pose, gain, sil)
+    };
     let area = area_px(&silhouette, map);
     Some(Fit {
         pose,
@@ -171,16 +181,11 @@ pub fn refine_pose(
     round: bool,
     scratch: &mut ScoreScratch,
 ) -> Option<Fit> {
-    let (pose, gain) = if round {
-        let (p, _) = translate_search(solid, map, view, pose, scratch);
-        translate_search(solid, map, view, p, scratch)
-    } else {
-        joint_search(solid, map, view, pose, scratch)
-    };
-    let silhouette = Silhouette::of(solid, &pose, view);
-    if silhouette.polygons.is_empty() {
+    let sil = Silhouette::of(solid, &pose, view);
+    if sil.polygons.is_empty() {
         return None;
     }
+    let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch);
     let area = area_px(&silhouette, map);
     Some(Fit {
         pose,
@@ -190,31 +195,35 @@ pub fn refine_pose(
     })
 }
 
-/// Pattern search over the translation only (silhouette computed once at the start).
+const FOUR: [(f64, f64); 4] = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)];
+
+/// Pattern search over the translation of a silhouette computed at `pose - offset` (it is moved,
+/// not recomputed), from `step` down to `step / 4`; returns the pose, its exact score and its
+/// silhouette (recomputed at the end).
+#[allow(clippy::too_many_arguments)]
 fn translate_search(
     solid: &Solid,
     map: &WeightMap,
     view: &Viewpoint,
     pose: Pose2,
+    sil: &Silhouette,
+    offset: PointMm,
+    step: f64,
     scratch: &mut ScoreScratch,
-) -> (Pose2, f64) {
-    let sil = Silhouette::of(solid, &pose, view);
-    let mut offset = PointMm::default();
-    let mut best = map.score(&sil.polygons, offset, scratch);
-    let mut step = STEP_START_MM;
-    while step >= STEP_MIN_MM {
+) -> (Pose2, f64, Silhouette) {
+    let mut off = offset;
+    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut step = step;
+    let stop = step / 4.0 - 1e-9;
+    while step >= stop {
         for _ in 0..MAX_MOVES {
             let mut moved = false;
-            for d in [
-                PointMm::new(step, 0.0),
-                PointMm::new(-step, 0.0),
-                PointMm::new(0.0, step),
-                PointMm::new(0.0, -step),
-            ] {
-                let s = map.score(&sil.polygons, offset + d, scratch);
-                if s > best + 1e-9 {
-                    best = s;
-                    offset = offset + d;
+            for (dx, dy) in FOUR {
+                let d = PointMm::new(dx * step, dy * step);
+                let sc = map.score(&sil.polygons, off + d, scratch);
+                if sc > best + 1e-9 {
+                    best = sc;
+                    off = off + d;
                     moved = true;
                 }
             }
@@ -224,60 +233,73 @@ fn translate_search(
         }
         step /= 2.0;
     }
-    // The lean at the moved centre: close to the moved silhouette's; re-score exactly.
     let moved = Pose2 {
-        center_mm: pose.center_mm + offset,
+        center_mm: pose.center_mm + (off - offset),
         ..pose
     };
-    let exact = map.score(&Silhouette::of(solid, &moved, view).polygons, PointMm::default(), scratch);
-    (moved, exact)
+    let exact = Silhouette::of(solid, &moved, view);
+    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    (moved, score, exact)
 }
 
-/// Pattern search over translation and angle together.
+/// Pattern search over translation and (unless round) angle together, from half a millimetre
+/// and [`ANGLE_STEP_START`] down to `min_step`. Translations move the current silhouette;
+/// angle trials and accepted moves of more than a millimetre recompute it.
+#[allow(clippy::too_many_arguments)]
 fn joint_search(
     solid: &Solid,
     map: &WeightMap,
     view: &Viewpoint,
     pose: Pose2,
+    sil: Silhouette,
+    round: bool,
+    min_step: f64,
     scratch: &mut ScoreScratch,
-) -> (Pose2, f64) {
-    let eval = |p: &Pose2, s: &mut ScoreScratch| map.score(&Silhouette::of(solid, p, view).polygons, PointMm::default(), s);
+) -> (Pose2, f64, Silhouette) {
     let mut cur = pose;
-    let mut best = eval(&cur, scratch);
-    let mut step = STEP_START_MM / 2.0;
-    let mut astep = ANGLE_STEP_START;
-    while step >= STEP_MIN_MM || astep >= ANGLE_STEP_MIN {
+    let mut sil = sil;
+    // The silhouette was computed at `cur.center_mm - off`.
+    let mut off = PointMm::default();
+    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut step = JOINT_STEP_MM;
+    let mut astep = if round { 0.0 } else { ANGLE_STEP_START };
+    let astop = ANGLE_STEP_MIN;
+    while step >= min_step - 1e-9 || (!round && astep >= astop - 1e-9) {
         for _ in 0..MAX_MOVES {
             let mut moved = false;
-            let mut trials: Vec<Pose2> = Vec::with_capacity(6);
-            if step >= STEP_MIN_MM {
-                for d in [
-                    PointMm::new(step, 0.0),
-                    PointMm::new(-step, 0.0),
-                    PointMm::new(0.0, step),
-                    PointMm::new(0.0, -step),
-                ] {
-                    trials.push(Pose2 {
-                        center_mm: cur.center_mm + d,
-                        ..cur
-                    });
+            if step >= min_step - 1e-9 {
+                for (dx, dy) in FOUR {
+                    let d = PointMm::new(dx * step, dy * step);
+                    let sc = map.score(&sil.polygons, off + d, scratch);
+                    if sc > best + 1e-9 {
+                        best = sc;
+                        off = off + d;
+                        cur.center_mm = cur.center_mm + d;
+                        moved = true;
+                    }
                 }
             }
-            if astep >= ANGLE_STEP_MIN {
+            if !round && astep >= astop - 1e-9 {
                 for a in [astep, -astep] {
-                    trials.push(Pose2 {
+                    let trial = Pose2 {
                         angle_rad: cur.angle_rad + a,
                         ..cur
-                    });
+                    };
+                    let ts = Silhouette::of(solid, &trial, view);
+                    let sc = map.score(&ts.polygons, PointMm::default(), scratch);
+                    if sc > best + 1e-9 {
+                        best = sc;
+                        cur = trial;
+                        sil = ts;
+                        off = PointMm::default();
+                        moved = true;
+                    }
                 }
             }
-            for t in trials {
-                let s = eval(&t, scratch);
-                if s > best + 1e-9 {
-                    best = s;
-                    cur = t;
-                    moved = true;
-                }
+            if off.norm() > RECOMPUTE_AFTER_MM {
+                sil = Silhouette::of(solid, &cur, view);
+                off = PointMm::default();
+                best = map.score(&sil.polygons, off, scratch);
             }
             if !moved {
                 break;
@@ -286,7 +308,9 @@ fn joint_search(
         step /= 2.0;
         astep /= 2.0;
     }
-    (cur, best)
+    let exact = Silhouette::of(solid, &cur, view);
+    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    (cur, score, exact)
 }
 
 #[cfg(test)]
@@ -341,7 +365,7 @@ mod tests {
             let round = e.shape.is_round();
             let start = silhouette_centre(&sil).unwrap() + PointMm::new(2.0, -3.0);
             let angles: Vec<f64> = if round { vec![0.0] } else { vec![angle + 0.15, angle + 0.15 + std::f64::consts::PI] };
-            let fit = fit_pose(&solid, &map, &view, start, &angles, 0.0, round, &mut s).unwrap();
+            let fit = fit_pose(&solid, &map, &view, start, &angles, 0.0, round, true, &mut s).unwrap();
             let err = fit.pose.center_mm.distance(truth.center_mm);
             assert!(err < 0.5, "{name}: {err} {:?}", fit.pose);
             if !round {
