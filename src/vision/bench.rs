@@ -593,6 +593,7 @@ fn mm(v: Option<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use opencv::prelude::*;
 
     #[test]
     fn scenes_spread_tilt_players_and_modules() {
