@@ -39,13 +39,19 @@ fn bench(c: &mut Criterion) {
     let ctx = GameContext::with_players(sc.scene.spec.player_colours());
     let mut group = c.benchmark_group("vision_1280x720");
     group.sample_size(20);
-    group.bench_function("analyze", |b| b.iter(|| black_box(analyzer.analyze(&frame.image).ok())));
+    group.bench_function("analyze", |b| {
+        b.iter(|| black_box(analyzer.analyze(&frame.image).ok()))
+    });
     group.bench_function("report_with_referee", |b| {
         b.iter(|| black_box(analyzer.report(&frame.image, "frame", &ctx).ok()))
     });
-    group.bench_function("reference_pass", |b| b.iter(|| black_box(reference_pass(&frame.image).ok())));
+    group.bench_function("reference_pass", |b| {
+        b.iter(|| black_box(reference_pass(&frame.image).ok()))
+    });
     group.bench_function("analyzer_new", |b| {
-        b.iter(|| black_box(Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default()).ok()))
+        b.iter(|| {
+            black_box(Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default()).ok())
+        })
     });
     group.finish();
 }

@@ -39,8 +39,19 @@ fn fixture() -> &'static Fixture {
         let root = dir.path().to_path_buf();
         let o = octoref(
             &[
-                "synth", "--seed", "8", "--out", "scene", "--players", "3", "--frames", "2", "--resolution", "1280x720",
-                "--tilt-deg", "15",
+                "synth",
+                "--seed",
+                "8",
+                "--out",
+                "scene",
+                "--players",
+                "3",
+                "--frames",
+                "2",
+                "--resolution",
+                "1280x720",
+                "--tilt-deg",
+                "15",
             ],
             &root,
         );
@@ -124,16 +135,27 @@ fn the_document_has_cli_md_shape() {
             }
         }
         for p in pieces.iter().filter(|p| p["loaded_on"].is_string()) {
-            assert!(ids.contains(p["loaded_on"].as_str().unwrap()), "loaded_on names a piece: {p}");
+            assert!(
+                ids.contains(p["loaded_on"].as_str().unwrap()),
+                "loaded_on names a piece: {p}"
+            );
         }
         let counter = &f["counter"];
         assert_eq!(counter["beads"], "BBBKBBBKBBKBBKKK");
-        assert!(counter["crab"].as_u64().is_some() && counter["next"].is_string(), "{counter}");
+        assert!(
+            counter["crab"].as_u64().is_some() && counter["next"].is_string(),
+            "{counter}"
+        );
         assert_eq!(f["obstructed"], false);
         assert_eq!(f["view_moved"], false);
         let rulings = &f["rulings"];
         // Without --players: the ships seen, here the scene's three players.
-        let players: Vec<&str> = rulings["players"].as_object().unwrap().keys().map(String::as_str).collect();
+        let players: Vec<&str> = rulings["players"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         assert_eq!(players, ["blue", "green", "orange"]);
         for (colour, r) in rulings["players"].as_object().unwrap() {
             assert!(r["loaded"].is_array(), "{colour}");
@@ -156,14 +178,24 @@ fn the_document_has_cli_md_shape() {
     }
     // The human summary names each frame and says the referee's messages.
     let err = stderr(&o);
-    assert!(err.contains("scene/frame_000.jpg:") && err.contains("scene/frame_001.jpg:"), "{err}");
+    assert!(
+        err.contains("scene/frame_000.jpg:") && err.contains("scene/frame_001.jpg:"),
+        "{err}"
+    );
     let first_message = doc["frames"][0]["rulings"]["messages"][0].as_str().unwrap();
     assert!(err.contains(first_message), "{err}");
 }
 
 #[test]
 fn players_and_active_player_are_the_given_ones() {
-    let o = analyze(&["scene/frame_000.jpg", "--players", "orange,green", "--active", "green", "--json"]);
+    let o = analyze(&[
+        "scene/frame_000.jpg",
+        "--players",
+        "orange,green",
+        "--active",
+        "green",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     let players: Vec<&str> = doc["frames"][0]["rulings"]["players"]
@@ -184,7 +216,13 @@ fn bad_players_are_bad_usage() {
     let o = analyze(&["scene/frame_000.jpg", "--players", "orange,red"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("\"red\""), "{}", stderr(&o));
-    let o = analyze(&["scene/frame_000.jpg", "--players", "orange,green", "--active", "blue"]);
+    let o = analyze(&[
+        "scene/frame_000.jpg",
+        "--players",
+        "orange,green",
+        "--active",
+        "blue",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let o = analyze(&["scene/frame_000.jpg", "--tolerance-mm", "-1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -205,14 +243,22 @@ fn unreadable_images_exit_2_naming_them() {
 #[test]
 fn a_frame_of_another_resolution_is_refused() {
     let f = fixture();
-    let img = opencv::core::Mat::new_rows_cols_with_default(360, 640, opencv::core::CV_8UC3, opencv::core::Scalar::all(90.0))
-        .unwrap();
+    let img = opencv::core::Mat::new_rows_cols_with_default(
+        360,
+        640,
+        opencv::core::CV_8UC3,
+        opencv::core::Scalar::all(90.0),
+    )
+    .unwrap();
     let path = f.root.join("small.png");
     opencv::imgcodecs::imwrite_def(path.to_str().unwrap(), &img).unwrap();
     let o = analyze(&["small.png"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("small.png") && err.contains("640x360") && err.contains("1280x720"), "{err}");
+    assert!(
+        err.contains("small.png") && err.contains("640x360") && err.contains("1280x720"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -222,13 +268,24 @@ fn a_profile_without_its_reference_image_is_refused() {
     std::fs::create_dir_all(&other).unwrap();
     std::fs::copy(f.root.join("scene/profile.json"), other.join("profile.json")).unwrap();
     let o = octoref(
-        &["analyze", "--calibration", "moved/profile.json", "scene/frame_000.jpg"],
+        &[
+            "analyze",
+            "--calibration",
+            "moved/profile.json",
+            "scene/frame_000.jpg",
+        ],
         &f.root,
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("moved/profile.json") && err.contains("reference"), "{err}");
-    let o = octoref(&["analyze", "--calibration", "nowhere.json", "scene/frame_000.jpg"], &f.root);
+    assert!(
+        err.contains("moved/profile.json") && err.contains("reference"),
+        "{err}"
+    );
+    let o = octoref(
+        &["analyze", "--calibration", "nowhere.json", "scene/frame_000.jpg"],
+        &f.root,
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nowhere.json"), "{}", stderr(&o));
 }
@@ -244,23 +301,51 @@ fn teach_stores_the_piece_in_the_profile() {
     // A full frame without --at: several candidates, refused, nothing written.
     let before = std::fs::read(dir.join("profile.json")).unwrap();
     let o = octoref(
-        &["teach", "--calibration", "teach/profile.json", "--piece", "gem", "scene/frame_000.jpg"],
+        &[
+            "teach",
+            "--calibration",
+            "teach/profile.json",
+            "--piece",
+            "gem",
+            "scene/frame_000.jpg",
+        ],
         &f.root,
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("scene/frame_000.jpg") && stderr(&o).contains("--at"), "{}", stderr(&o));
-    assert_eq!(std::fs::read(dir.join("profile.json")).unwrap(), before, "profile untouched");
+    assert!(
+        stderr(&o).contains("scene/frame_000.jpg") && stderr(&o).contains("--at"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("profile.json")).unwrap(),
+        before,
+        "profile untouched"
+    );
     // An unknown piece.
     let o = octoref(
-        &["teach", "--calibration", "teach/profile.json", "--piece", "unicorn", "scene/frame_000.jpg"],
+        &[
+            "teach",
+            "--calibration",
+            "teach/profile.json",
+            "--piece",
+            "unicorn",
+            "scene/frame_000.jpg",
+        ],
         &f.root,
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unicorn"), "{}", stderr(&o));
     // Picked at a gem standing clear of everything else (from the truth).
-    let truth: Value = serde_json::from_slice(&std::fs::read(f.root.join("scene/truth.json")).unwrap()).unwrap();
+    let truth: Value =
+        serde_json::from_slice(&std::fs::read(f.root.join("scene/truth.json")).unwrap()).unwrap();
     let pieces = truth["frames"][0]["pieces"].as_array().unwrap();
-    let centre = |p: &Value| (p["center_mm"][0].as_f64().unwrap(), p["center_mm"][1].as_f64().unwrap());
+    let centre = |p: &Value| {
+        (
+            p["center_mm"][0].as_f64().unwrap(),
+            p["center_mm"][1].as_f64().unwrap(),
+        )
+    };
     let gem = pieces
         .iter()
         .filter(|p| p["type"] == "gem" && p["loaded_on"].is_null())
@@ -294,12 +379,24 @@ fn teach_stores_the_piece_in_the_profile() {
     assert_eq!(lesson["piece"], "gem");
     let profile: Value = serde_json::from_slice(&std::fs::read(dir.join("profile.json")).unwrap()).unwrap();
     let taught = &profile["taught"]["gem"];
-    assert!(taught["colours"].as_array().is_some_and(|c| !c.is_empty()), "{taught}");
+    assert!(
+        taught["colours"].as_array().is_some_and(|c| !c.is_empty()),
+        "{taught}"
+    );
     assert!(taught["scale"].as_f64().is_some());
     // The rest of the profile is kept, and analysis reads the taught piece.
-    assert_eq!(profile["ocean"], serde_json::from_slice::<Value>(&before).unwrap()["ocean"]);
+    assert_eq!(
+        profile["ocean"],
+        serde_json::from_slice::<Value>(&before).unwrap()["ocean"]
+    );
     let o = octoref(
-        &["analyze", "--calibration", "teach/profile.json", "scene/frame_000.jpg", "--json"],
+        &[
+            "analyze",
+            "--calibration",
+            "teach/profile.json",
+            "scene/frame_000.jpg",
+            "--json",
+        ],
         &f.root,
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -313,7 +410,16 @@ fn teach_stores_the_piece_in_the_profile() {
     assert!(gems >= 2, "{gems} gems after teaching the gem");
     // --at must be two numbers.
     let o = octoref(
-        &["teach", "--calibration", "teach/profile.json", "--piece", "gem", "scene/frame_000.jpg", "--at", "12"],
+        &[
+            "teach",
+            "--calibration",
+            "teach/profile.json",
+            "--piece",
+            "gem",
+            "scene/frame_000.jpg",
+            "--at",
+            "12",
+        ],
         &f.root,
     );
     assert_eq!(o.status.code(), Some(2));

@@ -13,8 +13,8 @@ use octoref::calibrate::profile::Profile;
 use octoref::calibrate::{charuco, setup};
 use octoref::referee::GameContext;
 use octoref::synth::{
-    Faults, FrameTruth, Layout, Resolution, Scene, SceneSpec, frame_file, frame_truth, jpeg_round_trip, render_board,
-    render_empty, render_frame,
+    Faults, FrameTruth, Layout, Resolution, Scene, SceneSpec, frame_file, frame_truth, jpeg_round_trip,
+    render_board, render_empty, render_frame,
 };
 use octoref::table::catalog::Srgb;
 use octoref::table::{Catalog, PieceKind};
@@ -69,17 +69,35 @@ fn bench_figures_on_fixed_scenes() {
     }
     // The run itself: every scene rendered, calibrated and analysed.
     assert_eq!(report.scenes, BENCH_SCENES);
-    assert_eq!(report.seeds, (BENCH_SEED..BENCH_SEED + BENCH_SCENES as u64).collect::<Vec<_>>());
+    assert_eq!(
+        report.seeds,
+        (BENCH_SEED..BENCH_SEED + BENCH_SCENES as u64).collect::<Vec<_>>()
+    );
     for s in &report.scene_list {
         assert!(s.error.is_none(), "scene {} failed: {:?}", s.seed, s.error);
         assert_eq!(s.frames, BENCH_FRAMES);
     }
     assert_eq!(report.frames, BENCH_SCENES * BENCH_FRAMES);
     let tilts: Vec<f64> = report.scene_list.iter().map(|s| s.tilt_deg).collect();
-    assert!(tilts[0].abs() < 0.5 && (tilts[3] - 35.0).abs() < 0.5, "tilts {tilts:?}");
+    assert!(
+        tilts[0].abs() < 0.5 && (tilts[3] - 35.0).abs() < 0.5,
+        "tilts {tilts:?}"
+    );
     // Every kind that is always on the table was scored.
-    for row in ["ship", "octopus_head", "tentacle", "anchor", "crab", "ink_die", "treasure/gold"] {
-        assert!(report.kinds.contains_key(row), "no {row} row: {:?}", report.kinds.keys());
+    for row in [
+        "ship",
+        "octopus_head",
+        "tentacle",
+        "anchor",
+        "crab",
+        "ink_die",
+        "treasure/gold",
+    ] {
+        assert!(
+            report.kinds.contains_key(row),
+            "no {row} row: {:?}",
+            report.kinds.keys()
+        );
     }
 
     // Accuracy.
@@ -119,19 +137,25 @@ fn bench_figures_on_fixed_scenes() {
     // Rulings.
     let r = &report.rulings;
     assert!(r.ocean.checked > 100, "{:?}", r.ocean);
-    assert!(r.closest.checked > 0, "no player had a clear closest treasure: {r:?}");
+    assert!(
+        r.closest.checked > 0,
+        "no player had a clear closest treasure: {r:?}"
+    );
     assert!(
         r.closest.share >= ASSERTED_MIN_CLOSEST_RIGHT,
         "{:?} (asserted {ASSERTED_MIN_CLOSEST_RIGHT}, bar {})",
         r.closest,
         done_when::MIN_CLOSEST_RIGHT
     );
+    #[allow(clippy::absurd_extreme_comparisons)] // the asserted figure is the bar, 0
+    let ties_ok = r.clear_called_tie <= ASSERTED_MAX_CLEAR_CALLED_TIE;
+    assert!(ties_ok, "{r:?} (bar {})", done_when::MAX_CLEAR_CALLED_TIE);
     assert!(
-        r.clear_called_tie <= ASSERTED_MAX_CLEAR_CALLED_TIE,
-        "{r:?} (bar {})",
-        done_when::MAX_CLEAR_CALLED_TIE
+        r.ocean.share >= ASSERTED_MIN_OCEAN_RIGHT,
+        "{:?} (bar {})",
+        r.ocean,
+        done_when::MIN_OCEAN_RIGHT
     );
-    assert!(r.ocean.share >= ASSERTED_MIN_OCEAN_RIGHT, "{:?} (bar {})", r.ocean, done_when::MIN_OCEAN_RIGHT);
     assert!(
         r.counter.checked == report.frames && r.counter.share >= ASSERTED_MIN_COUNTER_RIGHT,
         "{:?}",
@@ -205,7 +229,10 @@ fn gold_counts(p: &Prepared, taught: &TaughtModels, frames: &[usize]) -> (KindCo
         let truth_ruled = truth_report(truth, &ctx).unwrap();
         summary.add(&score_frame(truth, &truth_ruled, &report));
     }
-    (summary.kinds.get("treasure/gold").copied().unwrap_or_default(), summary)
+    (
+        summary.kinds.get("treasure/gold").copied().unwrap_or_default(),
+        summary,
+    )
 }
 
 fn lime_set() -> Catalog {
@@ -229,7 +256,10 @@ fn teaching_a_recoloured_gold_bar_makes_it_found() {
     let test_frames: Vec<usize> = (1..TEACH_FRAMES).collect();
     let (before, summary_before) = gold_counts(&p, &TaughtModels::default(), &test_frames);
     println!("gold before teaching: {before:?} recall {:.2}", before.recall());
-    assert!(before.true_positive + before.false_negative >= 4, "too few gold bars to judge: {before:?}");
+    assert!(
+        before.true_positive + before.false_negative >= 4,
+        "too few gold bars to judge: {before:?}"
+    );
 
     // The gold bar alone on the table (the crab stays on the counter): frame 0's layout with
     // every other piece taken away.
@@ -240,18 +270,33 @@ fn teaching_a_recoloured_gold_bar_makes_it_found() {
         .find(|q| q.entry == "gold" && q.base_mm == 0.0 && !q.on_island)
         .cloned()
         .unwrap();
-    alone.pieces.retain(|q| q.id == gold.id || q.kind == PieceKind::Crab);
+    alone
+        .pieces
+        .retain(|q| q.id == gold.id || q.kind == PieceKind::Crab);
     let (alone_image, _) = render(&p.scene, alone);
     let catalog = Catalog::default_catalog();
-    let lesson = teach::teach(&p.profile, &p.reference, &catalog, "gold", &[alone_image], Pick::Alone).unwrap();
+    let lesson = teach::teach(
+        &p.profile,
+        &p.reference,
+        &catalog,
+        "gold",
+        &[alone_image],
+        Pick::Alone,
+    )
+    .unwrap();
     println!("lesson {}", serde_json::to_string_pretty(&lesson).unwrap());
     assert_eq!(lesson.piece, "gold");
     assert_eq!(lesson.colours.len(), 1);
     // Found where it is, its size the catalog's (the set differs in colour only).
     let f = &lesson.frames[0];
-    let d = ((f.center_mm[0] - gold.center_mm.x).powi(2) + (f.center_mm[1] - gold.center_mm.y).powi(2)).sqrt();
+    let d =
+        ((f.center_mm[0] - gold.center_mm.x).powi(2) + (f.center_mm[1] - gold.center_mm.y).powi(2)).sqrt();
     assert!(d < 4.0, "taught at {:?}, truth {:?}", f.center_mm, gold.center_mm);
-    assert!((lesson.measured_scale - 1.0).abs() < 0.12, "scale {}", lesson.measured_scale);
+    assert!(
+        (lesson.measured_scale - 1.0).abs() < 0.12,
+        "scale {}",
+        lesson.measured_scale
+    );
     // The learnt colour is lime, not gold: green is its strongest channel.
     let c = &lesson.taught.colours[0];
     assert!(c.chroma[1] > c.chroma[0] && c.chroma[1] > c.chroma[2], "{c:?}");
@@ -266,7 +311,11 @@ fn teaching_a_recoloured_gold_bar_makes_it_found() {
     );
     assert!(after.precision() >= 0.9, "{after:?}");
     // Teaching one piece does not cost the others.
-    for (k, c) in summary.kinds.iter().filter(|(k, _)| k.as_str() != "treasure/gold") {
+    for (k, c) in summary
+        .kinds
+        .iter()
+        .filter(|(k, _)| k.as_str() != "treasure/gold")
+    {
         let b = summary_before.kinds.get(k).copied().unwrap_or_default();
         assert!(
             c.false_positive <= b.false_positive + 1 && c.true_positive + 1 >= b.true_positive,
@@ -287,7 +336,15 @@ fn teaching_picks_a_piece_in_a_full_frame_and_refuses_ambiguity() {
     let catalog = Catalog::default_catalog();
     let (image, truth) = &p.frames[0];
     // A full frame: the piece must be picked.
-    let e = teach::teach(&p.profile, &p.reference, &catalog, "gold", std::slice::from_ref(image), Pick::Alone).unwrap_err();
+    let e = teach::teach(
+        &p.profile,
+        &p.reference,
+        &catalog,
+        "gold",
+        std::slice::from_ref(image),
+        Pick::Alone,
+    )
+    .unwrap_err();
     assert!(matches!(e, TeachError::Several { count, .. } if count > 5), "{e}");
     assert!(e.to_string().contains("--at"), "{e}");
     // Picked at a gold bar standing clear of the others.
@@ -316,15 +373,33 @@ fn teaching_picks_a_piece_in_a_full_frame_and_refuses_ambiguity() {
     )
     .unwrap();
     let f = &lesson.frames[0];
-    let d = ((f.center_mm[0] - clear.report.center_mm.x).powi(2) + (f.center_mm[1] - clear.report.center_mm.y).powi(2)).sqrt();
+    let d = ((f.center_mm[0] - clear.report.center_mm.x).powi(2)
+        + (f.center_mm[1] - clear.report.center_mm.y).powi(2))
+    .sqrt();
     assert!(d < 4.0, "{f:?} vs {:?}", clear.report.center_mm);
     let c = &lesson.taught.colours[0];
     assert!(c.chroma[1] > c.chroma[0] && c.chroma[1] > c.chroma[2], "{c:?}");
     // Nothing there: refused, naming the nearest thing.
     let far = octoref::table::PointMm::new(5000.0, 5000.0);
-    let e = teach::teach(&p.profile, &p.reference, &catalog, "gold", std::slice::from_ref(image), Pick::At(far)).unwrap_err();
+    let e = teach::teach(
+        &p.profile,
+        &p.reference,
+        &catalog,
+        "gold",
+        std::slice::from_ref(image),
+        Pick::At(far),
+    )
+    .unwrap_err();
     assert!(matches!(e, TeachError::NothingAt { .. }), "{e}");
     // An unknown piece name lists the known ones.
-    let e = teach::teach(&p.profile, &p.reference, &catalog, "golden", std::slice::from_ref(image), Pick::Alone).unwrap_err();
+    let e = teach::teach(
+        &p.profile,
+        &p.reference,
+        &catalog,
+        "golden",
+        std::slice::from_ref(image),
+        Pick::Alone,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("gold, gem"), "{e}");
 }

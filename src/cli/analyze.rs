@@ -71,7 +71,8 @@ pub fn load_profile(path: &Path) -> Result<LoadedProfile, CliError> {
             path.display()
         ))
     })?;
-    let taught = TaughtModels::from_profile(&profile).map_err(|e| input(format!("{}: {e}", path.display())))?;
+    let taught =
+        TaughtModels::from_profile(&profile).map_err(|e| input(format!("{}: {e}", path.display())))?;
     Ok(LoadedProfile {
         path: path.to_path_buf(),
         profile,
@@ -113,9 +114,16 @@ fn parse_colour(flag: &str, text: &str) -> Result<PlayerColor, CliError> {
 
 /// The players of a frame when `--players` is not given: the ships seen (catalog order), the
 /// Pink Pirate last when its ship is seen, and the active player when it was not seen.
-pub fn players_seen(report: &FrameReport, catalog: &Catalog, active: Option<PlayerColor>) -> Vec<PlayerColor> {
+pub fn players_seen(
+    report: &FrameReport,
+    catalog: &Catalog,
+    active: Option<PlayerColor>,
+) -> Vec<PlayerColor> {
     let seen = |kind: PieceKind, color: Option<PlayerColor>| {
-        report.pieces.iter().any(|p| p.piece == kind && (color.is_none() || p.color == color))
+        report
+            .pieces
+            .iter()
+            .any(|p| p.piece == kind && (color.is_none() || p.color == color))
     };
     let mut players: Vec<PlayerColor> = Vec::new();
     for e in &catalog.pieces {
@@ -140,7 +148,11 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         .filter(|s| !s.trim().is_empty())
         .map(|s| parse_colour("players", s))
         .collect::<Result<Vec<_>, _>>()?;
-    let active = args.active.as_deref().map(|s| parse_colour("active", s)).transpose()?;
+    let active = args
+        .active
+        .as_deref()
+        .map(|s| parse_colour("active", s))
+        .transpose()?;
     let context = |players: Vec<PlayerColor>| -> Result<GameContext, CliError> {
         let mut ctx = GameContext::with_players(players);
         ctx.active = active;
@@ -171,7 +183,9 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         })?;
         if fixed.is_none() {
             let ctx = context(players_seen(&report, &catalog, active))?;
-            report.rule(&ctx).map_err(|e| CliError::failed(anyhow!("{name}: {e}")))?;
+            report
+                .rule(&ctx)
+                .map_err(|e| CliError::failed(anyhow!("{name}: {e}")))?;
         }
         say(&summary(&report));
         frames.push(report);
@@ -197,7 +211,11 @@ pub fn summary(report: &FrameReport) -> String {
         "{}: {} pieces found{}{}",
         report.image,
         report.pieces.len(),
-        if found.is_empty() { String::new() } else { format!(" ({})", found.join(", ")) },
+        if found.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", found.join(", "))
+        },
         match &report.counter {
             Some(c) => format!("; the crab is after bead {} of the Octo-Counter", c.crab),
             None => "; the Octo-Counter could not be read".into(),

@@ -40,7 +40,9 @@ pub fn run(args: &BenchArgs) -> CliResult {
     } else {
         ProgressBar::hidden()
     };
-    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} steps, {elapsed} (eta {eta})") {
+    if let Ok(style) =
+        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} steps, {elapsed} (eta {eta})")
+    {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(format!("{} scenes", config.scenes));
@@ -136,7 +138,8 @@ pub fn table(r: &BenchReport) -> String {
     );
     let _ = writeln!(s);
     let ru = &r.rulings;
-    let agreement = |a: &bench::Agreement| format!("{:>5}/{:<5} {:>6.1} %", a.right, a.checked, 100.0 * a.share);
+    let agreement =
+        |a: &bench::Agreement| format!("{:>5}/{:<5} {:>6.1} %", a.right, a.checked, 100.0 * a.share);
     let _ = writeln!(s, "rulings");
     let _ = writeln!(
         s,
@@ -152,7 +155,12 @@ pub fn table(r: &BenchReport) -> String {
         ru.clear_checked
     );
     let _ = writeln!(s, "  {:<36} {}", "in/out of the ocean", agreement(&ru.ocean));
-    let _ = writeln!(s, "  {:<36} {}", "loaded on the right ship", agreement(&ru.loaded));
+    let _ = writeln!(
+        s,
+        "  {:<36} {}",
+        "loaded on the right ship",
+        agreement(&ru.loaded)
+    );
     let _ = writeln!(s, "  {:<36} {}", "crab on the counter", agreement(&ru.counter));
     let _ = writeln!(s, "  {:<36} {}", "ink die top", agreement(&ru.die));
     let _ = writeln!(s, "  {:<36} {}", "obstructed flag", agreement(&ru.obstructed));
@@ -172,8 +180,16 @@ pub fn table(r: &BenchReport) -> String {
     ] {
         let _ = writeln!(s, "  {name:<36} {v:>8.2}");
     }
-    let _ = writeln!(s, "  {:<36} {:>8.2}  (slowest frame {:.2})", "analysis", sp.analysis_ms, sp.max_analysis_ms);
-    let _ = writeln!(s, "  {:<36} {:>8.2}", "reference pass (BGR->HSV + 5x5 blur)", sp.reference_ms);
+    let _ = writeln!(
+        s,
+        "  {:<36} {:>8.2}  (slowest frame {:.2})",
+        "analysis", sp.analysis_ms, sp.max_analysis_ms
+    );
+    let _ = writeln!(
+        s,
+        "  {:<36} {:>8.2}",
+        "reference pass (BGR->HSV + 5x5 blur)", sp.reference_ms
+    );
     let _ = writeln!(s, "  {:<36} {:>8.2}x", "ratio", sp.ratio);
     let _ = writeln!(s);
     let _ = writeln!(s, "{:<38} {:>24} {:>12}", "bar", "value", "needs");

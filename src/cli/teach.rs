@@ -50,7 +50,15 @@ pub fn run(args: &TeachArgs) -> CliResult {
         .iter()
         .map(|p| load_frame(p, &loaded))
         .collect::<Result<Vec<_>, _>>()?;
-    let lesson = teach::teach(&loaded.profile, &loaded.reference, &catalog, &args.piece, &frames, pick).map_err(|e| {
+    let lesson = teach::teach(
+        &loaded.profile,
+        &loaded.reference,
+        &catalog,
+        &args.piece,
+        &frames,
+        pick,
+    )
+    .map_err(|e| {
         let e = match &e {
             teach::TeachError::Frame { frame, .. }
             | teach::TeachError::NothingFound { frame }

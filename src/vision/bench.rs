@@ -19,7 +19,10 @@
 //! summed in scene order.
 
 use super::analyzer::{Analyzer, StageTimes};
-use super::evaluate::{CLEAR_MARGIN_MM, CLOSEST_MARGIN_MM, FrameScore, RulingCounts, Summary, quantile, score_frame, truth_report};
+use super::evaluate::{
+    CLEAR_MARGIN_MM, CLOSEST_MARGIN_MM, FrameScore, RulingCounts, Summary, quantile, score_frame,
+    truth_report,
+};
 use super::synthetic::{SyntheticError, prepare};
 use super::taught::TaughtModels;
 use crate::referee::GameContext;
@@ -172,7 +175,11 @@ impl Agreement {
         Self {
             checked,
             right,
-            share: if checked == 0 { 1.0 } else { right as f64 / checked as f64 },
+            share: if checked == 0 {
+                1.0
+            } else {
+                right as f64 / checked as f64
+            },
         }
     }
 }
@@ -282,7 +289,8 @@ pub fn run(config: &BenchConfig, on_step: &(dyn Fn() + Sync)) -> Result<BenchRep
     let threads = config.threads.clamp(1, MAX_THREADS).min(specs.len());
     let catalog = Catalog::default_catalog();
     let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<(SceneInfo, SceneResult)>>> = Mutex::new((0..specs.len()).map(|_| None).collect());
+    let slots: Mutex<Vec<Option<(SceneInfo, SceneResult)>>> =
+        Mutex::new((0..specs.len()).map(|_| None).collect());
     let worker = || {
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -322,7 +330,11 @@ fn run_scene(
         seed: spec.seed,
         tilt_deg: spec.tilt_deg.unwrap_or(0.0),
         camera_height_mm: 0.0,
-        players: spec.player_colours().iter().map(|c| c.as_str().to_string()).collect(),
+        players: spec
+            .player_colours()
+            .iter()
+            .map(|c| c.as_str().to_string())
+            .collect(),
         modules: module_names(spec),
         frames: 0,
         error: None,
@@ -342,7 +354,12 @@ fn run_scene(
     };
     info.camera_height_mm = scene.scene.rig.height_mm;
     info.tilt_deg = scene.scene.rig.tilt_deg;
-    let analyzer = match Analyzer::new(&scene.profile, &scene.reference, catalog, &TaughtModels::default()) {
+    let analyzer = match Analyzer::new(
+        &scene.profile,
+        &scene.reference,
+        catalog,
+        &TaughtModels::default(),
+    ) {
         Ok(a) => a,
         Err(e) => {
             info.error = Some(format!("seed {}: preparing the analysis: {e}", spec.seed));
@@ -359,7 +376,8 @@ fn run_scene(
             let (report, analysis) = analyzer
                 .report(&f.image, &f.truth.image, &ctx)
                 .map_err(|e| format!("{}: {e}", f.truth.image))?;
-            let truth = truth_report(&f.truth, &ctx).map_err(|e| format!("{} (truth): {e}", f.truth.image))?;
+            let truth =
+                truth_report(&f.truth, &ctx).map_err(|e| format!("{} (truth): {e}", f.truth.image))?;
             result.scores.push(score_frame(&f.truth, &truth, &report));
             result.stage_sum.add(&analysis.times);
             result.analysis_ms.push(analysis.times.total_ms());
@@ -407,7 +425,11 @@ fn time_reference(frame: &Mat) -> Result<f64, opencv::Error> {
 }
 
 fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -478,7 +500,11 @@ fn summarise(config: &BenchConfig, threads: usize, results: Vec<(SceneInfo, Scen
         stages_ms: stage_sum.scaled(if frames == 0 { 0.0 } else { 1.0 / frames as f64 }),
         analysis_ms,
         reference_ms,
-        ratio: if reference_ms > 0.0 { analysis_ms / reference_ms } else { f64::INFINITY },
+        ratio: if reference_ms > 0.0 {
+            analysis_ms / reference_ms
+        } else {
+            f64::INFINITY
+        },
         max_analysis_ms: analysis.iter().copied().fold(0.0, f64::max),
     };
     let seeds = scene_list.iter().map(|s| s.seed).collect();
@@ -533,7 +559,10 @@ pub fn checks(report: &BenchReport) -> Vec<Check> {
             row.precision >= bar::MIN_PRECISION,
         );
     }
-    let worst_r = report.kinds.iter().min_by(|a, b| a.1.recall.total_cmp(&b.1.recall));
+    let worst_r = report
+        .kinds
+        .iter()
+        .min_by(|a, b| a.1.recall.total_cmp(&b.1.recall));
     if let Some((k, row)) = worst_r {
         check(
             "recall (worst kind)",
@@ -562,11 +591,13 @@ pub fn checks(report: &BenchReport) -> Vec<Check> {
         "all".into(),
         r.closest.share >= bar::MIN_CLOSEST_RIGHT,
     );
+    #[allow(clippy::absurd_extreme_comparisons)] // the bar is 0 today; it is a named bar
+    let ties_ok = r.clear_called_tie <= bar::MAX_CLEAR_CALLED_TIE;
     check(
         "too close to call (margin >= 8 mm)",
         format!("{}/{}", r.clear_called_tie, r.clear_checked),
         "none".into(),
-        r.clear_called_tie <= bar::MAX_CLEAR_CALLED_TIE,
+        ties_ok,
     );
     check(
         "in/out of the ocean",
@@ -614,7 +645,11 @@ mod tests {
         assert!(specs.iter().any(|s| s.modules.pink_pirate));
         assert!(specs.iter().any(|s| s.modules.little_octopus));
         assert!(specs.iter().any(|s| s.modules.island));
-        assert!(specs.iter().any(|s| !s.modules.pink_pirate && !s.modules.little_octopus && !s.modules.island));
+        assert!(
+            specs
+                .iter()
+                .any(|s| !s.modules.pink_pirate && !s.modules.little_octopus && !s.modules.island)
+        );
         let one = scene_specs(&BenchConfig {
             scenes: 1,
             ..BenchConfig::default()
@@ -624,8 +659,13 @@ mod tests {
 
     #[test]
     fn reference_pass_keeps_the_frame_size() {
-        let frame = Mat::new_rows_cols_with_default(72, 128, core::CV_8UC3, core::Scalar::new(10.0, 200.0, 30.0, 0.0))
-            .unwrap();
+        let frame = Mat::new_rows_cols_with_default(
+            72,
+            128,
+            core::CV_8UC3,
+            core::Scalar::new(10.0, 200.0, 30.0, 0.0),
+        )
+        .unwrap();
         let out = reference_pass(&frame).unwrap();
         assert_eq!((out.cols(), out.rows()), (128, 72));
         assert_eq!(out.typ(), core::CV_8UC3);
@@ -702,10 +742,19 @@ mod tests {
         assert!(sample_report(5.0, 0).pass);
         let slow = sample_report(6.5, 0);
         assert!(!slow.pass);
-        assert!(slow.checks.iter().any(|c| c.name.contains("reference") && !c.pass));
+        assert!(
+            slow.checks
+                .iter()
+                .any(|c| c.name.contains("reference") && !c.pass)
+        );
         let missed = sample_report(2.0, 5);
         assert!(!missed.pass);
-        assert!(missed.checks.iter().any(|c| c.name.starts_with("recall") && !c.pass));
+        assert!(
+            missed
+                .checks
+                .iter()
+                .any(|c| c.name.starts_with("recall") && !c.pass)
+        );
     }
 
     #[test]

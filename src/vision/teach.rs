@@ -85,13 +85,21 @@ pub enum TeachError {
     UnknownPiece { name: String, known: String },
     #[error("no frames to learn from")]
     NoFrames,
-    #[error("frame {frame}: nothing on the table differs from the empty-table reference; show the piece to the camera")]
+    #[error(
+        "frame {frame}: nothing on the table differs from the empty-table reference; show the piece to the camera"
+    )]
     NothingFound { frame: usize },
     #[error(
         "frame {frame}: {count} things differ from the empty table (at {places}); show the piece alone, or pick it with --at X,Y (mm)"
     )]
-    Several { frame: usize, count: usize, places: String },
-    #[error("frame {frame}: nothing differs from the empty table within {radius_mm} mm of ({x:.0}, {y:.0}) mm{nearest}")]
+    Several {
+        frame: usize,
+        count: usize,
+        places: String,
+    },
+    #[error(
+        "frame {frame}: nothing differs from the empty table within {radius_mm} mm of ({x:.0}, {y:.0}) mm{nearest}"
+    )]
     NothingAt {
         frame: usize,
         x: f64,
@@ -131,7 +139,9 @@ pub enum TeachError {
         range_lo: f64,
         range_hi: f64,
     },
-    #[error("only {pixels} pixels show the piece's colour (at least {min} needed); bring the camera closer or show the piece in more frames")]
+    #[error(
+        "only {pixels} pixels show the piece's colour (at least {min} needed); bring the camera closer or show the piece in more frames"
+    )]
     TooFewPixels { pixels: usize, min: usize },
     #[error("frame {frame}: {source}")]
     Frame {
@@ -346,7 +356,11 @@ pub fn teach(
     let mut scales: Vec<f64> = learnt.iter().map(|f| f.scale).collect();
     scales.sort_by(f64::total_cmp);
     let measured_scale = scales[scales.len() / 2];
-    let scale = if (measured_scale - 1.0).abs() < SCALE_DEADBAND { 1.0 } else { measured_scale };
+    let scale = if (measured_scale - 1.0).abs() < SCALE_DEADBAND {
+        1.0
+    } else {
+        measured_scale
+    };
     let catalog_area_mm2 = PolygonMm::new(entry.shape.local_footprint()).area();
     Ok(Lesson {
         piece: entry.name.clone(),
@@ -366,7 +380,8 @@ pub fn teach(
 
 /// 255 where a usable fine pixel shows a piece (as the analyser labels it).
 fn changed_mask(fine: &Mat, reference: &Mat, usable: &Mat, balance: &Balance) -> Result<Mat, VisionError> {
-    let mut mask = Mat::new_rows_cols_with_default(fine.rows(), fine.cols(), core::CV_8UC1, Scalar::all(0.0))?;
+    let mut mask =
+        Mat::new_rows_cols_with_default(fine.rows(), fine.cols(), core::CV_8UC1, Scalar::all(0.0))?;
     for y in 0..fine.rows() {
         let f = fine.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
@@ -414,7 +429,14 @@ fn blobs(mask: &Mat, rect: &Rectification) -> Result<Vec<Blob>, VisionError> {
     let mut labels = Mat::default();
     let mut stats = Mat::default();
     let mut centroids = Mat::default();
-    let n = imgproc::connected_components_with_stats(mask, &mut labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let n = imgproc::connected_components_with_stats(
+        mask,
+        &mut labels,
+        &mut stats,
+        &mut centroids,
+        8,
+        core::CV_32S,
+    )?;
     let mpp = rect.fine.mm_per_px;
     let min_px = (MIN_BLOB_MM2 / (mpp * mpp)).ceil() as i32;
     let mut keep: Vec<Option<usize>> = vec![None; n.max(0) as usize];
@@ -467,7 +489,9 @@ fn distance_to(blob: &Blob, p: PointMm, rect: &Rectification) -> f64 {
     blob.pixels
         .iter()
         .map(|&i| {
-            let q = rect.fine.px_to_mm(PointPx::new((i % width) as f64, (i / width) as f64));
+            let q = rect
+                .fine
+                .px_to_mm(PointPx::new((i % width) as f64, (i / width) as f64));
             q.distance(p)
         })
         .fold(f64::INFINITY, f64::min)
@@ -570,7 +594,8 @@ impl Window {
         let b = blob.bbox;
         let origin = Point::new(b.x - margin_px, b.y - margin_px);
         let size = Size::new(b.width + 2 * margin_px, b.height + 2 * margin_px);
-        let mut mask = Mat::new_rows_cols_with_default(size.height, size.width, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut mask =
+            Mat::new_rows_cols_with_default(size.height, size.width, core::CV_8UC1, Scalar::all(0.0))?;
         let width = rect.fine.width as usize;
         for &i in &blob.pixels {
             let (x, y) = ((i % width) as i32 - origin.x, (i / width) as i32 - origin.y);
@@ -586,7 +611,12 @@ impl Window {
 
     /// Draws a silhouette; returns its mask.
     fn draw(&self, sil: &Silhouette, rect: &Rectification) -> Result<Mat, VisionError> {
-        let mut m = Mat::new_rows_cols_with_default(self.size.height, self.size.width, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut m = Mat::new_rows_cols_with_default(
+            self.size.height,
+            self.size.width,
+            core::CV_8UC1,
+            Scalar::all(0.0),
+        )?;
         for poly in &sil.polygons {
             let pts: Vector<Point> = poly
                 .iter()
@@ -603,18 +633,30 @@ impl Window {
         Ok(m)
     }
 
-    /// Intersection over union with the blob, the silhouette's pixel count and centroid (window
-    /// pixels).
-    fn compare(&self, sil: &Mat) -> Result<(f64, f64, Option<(f64, f64)>), VisionError> {
+    /// How a drawn silhouette compares with the blob.
+    fn compare(&self, sil: &Mat) -> Result<Comparison, VisionError> {
         let mut both = Mat::default();
         core::bitwise_and_def(sil, &self.blob, &mut both)?;
         let inter = core::count_non_zero(&both)? as f64;
         let area = core::count_non_zero(sil)? as f64;
         let union = area + self.blob_px - inter;
         let m = imgproc::moments(sil, true)?;
-        let c = (m.m00 > 0.0).then(|| (m.m10 / m.m00, m.m01 / m.m00));
-        Ok((if union > 0.0 { inter / union } else { 0.0 }, area, c))
+        Ok(Comparison {
+            overlap: if union > 0.0 { inter / union } else { 0.0 },
+            area_px: area,
+            centroid_px: (m.m00 > 0.0).then(|| (m.m10 / m.m00, m.m01 / m.m00)),
+        })
     }
+}
+
+/// A silhouette against the blob.
+struct Comparison {
+    /// Intersection over union.
+    overlap: f64,
+    /// The silhouette's pixel count.
+    area_px: f64,
+    /// The silhouette's centroid, window pixels.
+    centroid_px: Option<(f64, f64)>,
 }
 
 /// Places and sizes the catalog outline on a blob (the piece stands on the table).
@@ -651,19 +693,22 @@ fn place(
         scale: 1.0,
         overlap: 0.0,
     };
-    let steps = if round { 1 } else { (period.to_degrees() / ANGLE_STEP_DEG).round().max(1.0) as usize };
+    let steps = if round {
+        1
+    } else {
+        (period.to_degrees() / ANGLE_STEP_DEG).round().max(1.0) as usize
+    };
     let evaluate = |pose: &mut Pose2, s: &Solid| -> Result<(f64, f64), VisionError> {
         // Re-centre twice: the silhouette's centroid onto the blob's.
         for _ in 0..2 {
             let sil = win.draw(&Silhouette::of(s, pose, view), rect)?;
-            let (_, _, c) = win.compare(&sil)?;
-            if let Some((cx, cy)) = c {
+            if let Some((cx, cy)) = win.compare(&sil)?.centroid_px {
                 pose.center_mm = pose.center_mm + PointMm::new((blob_c.0 - cx) * mpp, (blob_c.1 - cy) * mpp);
             }
         }
         let sil = win.draw(&Silhouette::of(s, pose, view), rect)?;
-        let (iou, area, _) = win.compare(&sil)?;
-        Ok((iou, area))
+        let c = win.compare(&sil)?;
+        Ok((c.overlap, c.area_px))
     };
     for k in 0..steps {
         let mut pose = Pose2 {
@@ -757,7 +802,10 @@ fn colour_samples(
 
 /// Splits the pixels between the piece's catalog colours (one or two), each with the catalog
 /// colour it replaces; the main colour first.
-fn split_colours(entry: &CatalogEntry, samples: &[Sample]) -> Vec<(Vec<Sample>, Option<crate::table::catalog::Srgb>)> {
+fn split_colours(
+    entry: &CatalogEntry,
+    samples: &[Sample],
+) -> Vec<(Vec<Sample>, Option<crate::table::catalog::Srgb>)> {
     let Some(second) = entry.secondary_colour else {
         return vec![(samples.to_vec(), Some(entry.colour))];
     };
@@ -807,9 +855,8 @@ fn model_of(samples: &[Sample]) -> ColourModel {
     let mut chroma = [0.0f32; 3];
     let mut rel: Vec<f32> = Vec::with_capacity(samples.len());
     for s in samples {
-        let c = chroma_of(s.bgr);
-        for k in 0..3 {
-            chroma[k] += c[k] / n;
+        for (acc, c) in chroma.iter_mut().zip(chroma_of(s.bgr)) {
+            *acc += c / n;
         }
         rel.push((s.bgr[0] + s.bgr[1] + s.bgr[2]) / s.ref_sum.max(1.0));
     }
@@ -823,7 +870,10 @@ fn model_of(samples: &[Sample]) -> ColourModel {
     // The smallest spread that covers COVERED_SHARE of the pixels (bisection: coverage grows
     // with the spread).
     let covered = |m: &ColourModel| {
-        let inside = samples.iter().filter(|s| distance(m, s) <= COVERED_DISTANCE).count();
+        let inside = samples
+            .iter()
+            .filter(|s| distance(m, s) <= COVERED_DISTANCE)
+            .count();
         inside as f64 >= COVERED_SHARE * samples.len() as f64
     };
     if !covered(&model) {
@@ -846,8 +896,8 @@ fn mean_bgr(samples: &[Sample]) -> [f32; 3] {
     let n = samples.len().max(1) as f32;
     let mut m = [0.0f32; 3];
     for s in samples {
-        for k in 0..3 {
-            m[k] += s.bgr[k] / n;
+        for (acc, v) in m.iter_mut().zip(s.bgr) {
+            *acc += v / n;
         }
     }
     m
@@ -875,7 +925,11 @@ mod tests {
         for k in 0..200 {
             let j = (k % 7) as f32 - 3.0;
             let shade = 0.7 + 0.3 * ((k % 11) as f32 / 10.0);
-            px.push(sample((90.0 + 2.0 * j) * shade, (200.0 - j) * shade, (60.0 + j) * shade));
+            px.push(sample(
+                (90.0 + 2.0 * j) * shade,
+                (200.0 - j) * shade,
+                (60.0 + j) * shade,
+            ));
         }
         let m = model_of(&px);
         let inside = px.iter().filter(|s| distance(&m, s) <= COVERED_DISTANCE).count();
