@@ -17,7 +17,7 @@ DEB_PACKAGES := \
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps run test bench build fmt clippy
+.PHONY: deps run test bench build fmt clippy fuzz
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -43,3 +43,29 @@ test: deps
 
 bench: deps
 	$(CARGO) bench
+
+# Fuzzing (not part of `make test`): every target in fuzz/fuzz_targets for FUZZ_SECONDS each, one
+# after the other (libFuzzer through cargo-fuzz, with AddressSanitizer). cargo-fuzz wants a
+# nightly compiler; RUSTC_BOOTSTRAP=1 lets the stable one take its flags. The seed corpus in
+# fuzz/seeds/<target> is copied into the working corpus fuzz/corpus/<target> (not committed);
+# crashes land in fuzz/artifacts/<target>. A hang (a run over FUZZ_TIMEOUT s), a single
+# allocation over FUZZ_MALLOC_MB or a resident size over FUZZ_RSS_MB is a finding like a panic.
+# `make fuzz FUZZ_TARGETS="score_otto image_file" FUZZ_SECONDS=600` narrows and lengthens a run.
+FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 10
+FUZZ_RSS_MB ?= 1024
+FUZZ_MALLOC_MB ?= 512
+FUZZ_TARGETS ?= $(notdir $(basename $(wildcard fuzz/fuzz_targets/*.rs)))
+FUZZ_ENV := RUSTC_BOOTSTRAP=1 RUSTFLAGS="-Clink-arg=-fuse-ld=mold"
+fuzz: deps
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+	$(FUZZ_ENV) $(CARGO) fuzz build
+	@set -eo pipefail; for t in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$t; \
+		if [ -d fuzz/seeds/$$t ]; then cp -n fuzz/seeds/$$t/* fuzz/corpus/$$t/ 2>/dev/null || true; fi; \
+		echo "== $$t: $(FUZZ_SECONDS) s"; \
+		$(FUZZ_ENV) $(CARGO) fuzz run $$t fuzz/corpus/$$t -- \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+			-rss_limit_mb=$(FUZZ_RSS_MB) -malloc_limit_mb=$(FUZZ_MALLOC_MB) \
+			-print_final_stats=1 2>&1 | tail -n 25; \
+	done

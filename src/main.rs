@@ -15,7 +15,13 @@ fn main() -> ExitCode {
     let args = Cli::parse();
     let result = match args.command {
         Some(command) => cli::run(command),
-        None => octoref::app::run(&args.app).map_err(cli::CliError::Failed),
+        None => octoref::app::run(&args.app).map_err(|e| {
+            if e.is::<octoref::app::UsageError>() {
+                cli::CliError::Input(e)
+            } else {
+                cli::CliError::Failed(e)
+            }
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

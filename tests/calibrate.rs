@@ -1,12 +1,13 @@
 //! `octoref calibrate` and `octoref board` end to end: the command line contract (cli.md), exit
 //! codes, messages, and the files written.
 //!
-//! Captures here are made with OpenCV directly: the board drawn by the ArUco adapter and the
-//! set-up (string, beads, crab) drawn top-down, both warped into a camera view by the plane
-//! homography of a known camera. That is flat (no heights), which is all these tests need; the
-//! accuracy figures come from the synthetic scenes.
+//! The command-line tests make their captures with OpenCV directly: the board drawn by the ArUco
+//! adapter and the set-up (string, beads, crab) drawn top-down, both warped into a camera view by
+//! the plane homography of a known camera. The accuracy tests at the end calibrate rendered
+//! synthetic scenes (`octoref::synth`, 40 seeds, tilt 0-35 degrees) and measure them against the
+//! truth; run them with `--nocapture` to see the figures.
 
-#![allow(clippy::unwrap_used)] // helpers outside #[test] fns: a failure there is a test failure
+#![allow(clippy::unwrap_used, clippy::panic, clippy::print_stdout)] // helpers outside #[test] fns: a failure there is a test failure; figures are printed
 
 use octoref::calibrate::aruco;
 use octoref::calibrate::board::BoardSpec;
@@ -404,4 +405,307 @@ fn board_command_writes_png_and_pdf() {
     let mut diff = Mat::default();
     core::absdiff(&a, &img, &mut diff).unwrap();
     assert_eq!(core::count_non_zero(&diff.reshape(1, 0).unwrap()).unwrap(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accuracy on synthetic scenes (the renderer in `octoref::synth`), 40 seeds, tilt 0-35 degrees.
+// ---------------------------------------------------------------------------------------------
+
+mod synthetic {
+    use octoref::calibrate::board::BoardSpec;
+    use octoref::calibrate::colour::WhiteBalance;
+    use octoref::calibrate::counter::{self, DEFAULT_BEAD_COUNT};
+    use octoref::calibrate::curve::ClosedCurve;
+    use octoref::calibrate::profile::Profile;
+    use octoref::calibrate::rectify::Rectifier;
+    use octoref::calibrate::{charuco, setup};
+    use octoref::synth::{self, Faults, Scene, SceneSpec};
+    use octoref::table::{Camera, PointMm, PolygonMm};
+    use opencv::core::Mat;
+
+    pub const SEEDS: u64 = 40;
+    /// Tilt of scene `k` of `n`: spread evenly over 0-35 degrees.
+    pub fn tilt(k: u64, n: u64) -> f64 {
+        35.0 * k as f64 / (n - 1).max(1) as f64
+    }
+
+    /// How well one scene was calibrated.
+    #[derive(Debug, Clone)]
+    pub struct Figures {
+        pub seed: u64,
+        pub tilt_deg: f64,
+        pub k1: f64,
+        pub reprojection_px: f64,
+        /// Table-point error (mm) over the board area: mean and max.
+        pub board_mean_mm: f64,
+        pub board_max_mm: f64,
+        /// Table-point error (mm) along the true ocean's edge: mean and max.
+        pub edge_mean_mm: f64,
+        pub edge_max_mm: f64,
+        /// Mean distance (mm) from the found ocean line to the true string.
+        pub ocean_mean_mm: f64,
+        pub beads_ok: bool,
+        pub crab_ok: bool,
+        /// The crab read in a game frame (moved along the counter) by `locate_crab`.
+        pub frame_crab_ok: bool,
+    }
+
+    /// Scene `seed` at `tilt_deg`. Every third scene lays another bead sequence (blue at the
+    /// start, black at the finish, the middle from the seed) instead of the box's default.
+    pub fn scene(seed: u64, tilt_deg: f64, distortion: Option<bool>) -> Scene {
+        let mut spec = SceneSpec::new(seed, 4);
+        spec.tilt_deg = Some(tilt_deg);
+        spec.distortion = distortion;
+        if seed % 3 == 1 {
+            let middle: String = (0..14)
+                .map(|i| {
+                    if (seed.wrapping_mul(2654435761) >> (i + 3)) & 1 == 1 {
+                        'K'
+                    } else {
+                        'B'
+                    }
+                })
+                .collect();
+            spec.beads = Some(format!("B{middle}K").parse().unwrap());
+        }
+        Scene::generate(&spec).unwrap()
+    }
+
+    /// Table-point errors (mean, max) of `profile` at `points` seen by the true camera.
+    pub fn point_errors(profile: &Profile, truth: &Camera, points: &[PointMm]) -> (f64, f64) {
+        let errs: Vec<f64> = points
+            .iter()
+            .filter_map(|&p| Some(profile.px_to_mm(truth.project_table(p)?)?.distance(p)))
+            .collect();
+        let mean = errs.iter().sum::<f64>() / errs.len().max(1) as f64;
+        (mean, errs.iter().copied().fold(0.0, f64::max))
+    }
+
+    pub fn board_points() -> Vec<PointMm> {
+        let mut v = Vec::new();
+        for i in 0..=14 {
+            for j in 0..=10 {
+                v.push(PointMm::new(i as f64 * 20.0, j as f64 * 20.0));
+            }
+        }
+        v
+    }
+
+    /// Extra views of the board by the same camera, moved so the board lands near the middle and
+    /// the corners of the frame (what `--intrinsics` asks the user for).
+    pub fn lens_views(scene: &Scene) -> Vec<(String, Mat)> {
+        let k = scene.camera.intrinsics.clone();
+        let centre = PointMm::new(140.0, 100.0);
+        let mut out = Vec::new();
+        for (i, (dx, dy, tilt, yaw)) in [
+            (0.0, 0.0, 10.0, 0.0),
+            (-160.0, -95.0, 25.0, 30.0),
+            (160.0, -95.0, 25.0, 150.0),
+            (-160.0, 95.0, 25.0, 210.0),
+            (160.0, 95.0, 25.0, 330.0),
+            (0.0, 120.0, 35.0, 90.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            // Aim beside the board so it appears off-centre, from about 60 cm.
+            let target = centre + PointMm::new(dx, dy);
+            let Some(cam) = synth::camera_looking_at(k.clone(), target, 600.0, tilt, yaw) else {
+                continue;
+            };
+            let mut s = scene.clone();
+            s.camera = cam;
+            if let Ok(img) = synth::render_board(&s) {
+                out.push((format!("view{i}"), img));
+            }
+        }
+        out
+    }
+
+    /// Calibrates one scene from its board and empty captures (and lens views when given), and
+    /// measures it against the truth.
+    pub fn measure(scene: &Scene, lens: &[(String, Mat)]) -> Figures {
+        let spec = BoardSpec::default();
+        let board = synth::render_board(scene).unwrap();
+        let empty = synth::render_empty(scene).unwrap();
+        let seed = scene.spec.seed;
+        let cal = charuco::calibrate(&spec, &board, lens).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut profile = setup::profile_from_board(&cal, &spec);
+        let reading = setup::add_setup(&mut profile, &empty, DEFAULT_BEAD_COUNT, "ref.png")
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let truth_cam = &scene.camera;
+        let (board_mean_mm, board_max_mm) = point_errors(&profile, truth_cam, &board_points());
+        let edge: Vec<PointMm> = scene.ocean().points().to_vec();
+        let (edge_mean_mm, edge_max_mm) = point_errors(&profile, truth_cam, &edge);
+        let true_line = ClosedCurve::from_polygon(scene.ocean()).unwrap();
+        let found = &reading.ocean.polygon_mm;
+        let ocean_mean_mm = found
+            .points()
+            .iter()
+            .map(|&p| true_line.project(p).1)
+            .sum::<f64>()
+            / found.len() as f64;
+        let empty_counter = scene.counter(0, 0).unwrap();
+        let (beads_ok, crab_ok) = match &reading.counter {
+            Ok(c) => (c.beads == scene.beads, c.crab == empty_counter.crab),
+            Err(_) => (false, false),
+        };
+        let frame_crab_ok = frame_crab(scene, &profile);
+        Figures {
+            seed: scene.spec.seed,
+            tilt_deg: scene.rig.tilt_deg,
+            k1: truth_cam.intrinsics.distortion[0],
+            reprojection_px: profile.reprojection_px,
+            board_mean_mm,
+            board_max_mm,
+            edge_mean_mm,
+            edge_max_mm,
+            ocean_mean_mm,
+            beads_ok,
+            crab_ok,
+            frame_crab_ok,
+        }
+    }
+
+    /// Reads the crab in two of the scene's game frames (it has walked) with the profile.
+    fn frame_crab(scene: &Scene, profile: &Profile) -> bool {
+        [1usize, 3].iter().all(|&i| frame_crab_at(scene, profile, i))
+    }
+
+    fn frame_crab_at(scene: &Scene, profile: &Profile, index: usize) -> bool {
+        let Ok(frame) = scene.frame(index, &Faults::default()) else {
+            return false;
+        };
+        let Ok(img) = synth::render_frame(scene, &frame.layout, &frame.options) else {
+            return false;
+        };
+        let (Some(layout), Some(ocean), Some(reference)) =
+            (&profile.counter, &profile.ocean, &profile.reference)
+        else {
+            return false;
+        };
+        let Ok(r) = Rectifier::new(profile, reference.grid) else {
+            return false;
+        };
+        let Ok(view) = r.rectify(&img) else {
+            return false;
+        };
+        let Some(wb) =
+            WhiteBalance::estimate_with_white(&view.image, Some(r.valid_mask()), profile.white_bgr)
+        else {
+            return false;
+        };
+        let polygon: &PolygonMm = &ocean.polygon_mm;
+        counter::locate_crab(&view, polygon, profile, &wb, layout)
+            .is_ok_and(|c| c.crab == frame.layout.counter.crab)
+    }
+
+    pub fn print(f: &[Figures]) {
+        for x in f {
+            println!(
+                "seed {:2} tilt {:4.1} k1 {:+.3}: rms {:.3} px | board {:.2}/{:.2} mm | edge {:.2}/{:.2} mm | ocean {:.2} mm | beads {} crab {} frame crab {}",
+                x.seed,
+                x.tilt_deg,
+                x.k1,
+                x.reprojection_px,
+                x.board_mean_mm,
+                x.board_max_mm,
+                x.edge_mean_mm,
+                x.edge_max_mm,
+                x.ocean_mean_mm,
+                x.beads_ok,
+                x.crab_ok,
+                x.frame_crab_ok
+            );
+        }
+    }
+}
+
+#[test]
+fn synthetic_scenes_meet_the_calibration_bars() {
+    use synthetic::*;
+    let figures: Vec<Figures> = (0..SEEDS)
+        .map(|k| measure(&scene(1000 + k, tilt(k, SEEDS), None), &[]))
+        .collect();
+    print(&figures);
+    let n = figures.len() as f64;
+    let share = |f: &dyn Fn(&Figures) -> bool| figures.iter().filter(|x| f(x)).count() as f64 / n;
+    let worst = |f: &dyn Fn(&Figures) -> f64| figures.iter().map(f).fold(0.0, f64::max);
+    let mean = |f: &dyn Fn(&Figures) -> f64| figures.iter().map(f).sum::<f64>() / n;
+    println!(
+        "worst rms {:.3} px; board max {:.2} mm; edge max {:.2} mm (undistorted {:.2}; worst scene mean {:.2}; mean {:.2}); ocean mean {:.2} mm (worst {:.2}); beads {:.0} %, crab {:.0} %, frame crab {:.0} %",
+        worst(&|x| x.reprojection_px),
+        worst(&|x| x.board_max_mm),
+        worst(&|x| x.edge_max_mm),
+        worst(&|x| if x.k1 == 0.0 { x.edge_max_mm } else { 0.0 }),
+        worst(&|x| x.edge_mean_mm),
+        mean(&|x| x.edge_mean_mm),
+        mean(&|x| x.ocean_mean_mm),
+        worst(&|x| x.ocean_mean_mm),
+        100.0 * share(&|x| x.beads_ok),
+        100.0 * share(&|x| x.crab_ok),
+        100.0 * share(&|x| x.frame_crab_ok),
+    );
+    assert!(worst(&|x| x.reprojection_px) <= 0.5);
+    assert!(worst(&|x| x.board_max_mm) <= 1.0);
+    // At the ocean's edge: within 3 mm everywhere along the edge for undistorted lenses and in at
+    // least 95 % of all scenes; on average along the edge within 3 mm in every scene. (A strongly
+    // barrel lens seen through one board view can exceed 3 mm at the far edge; `--intrinsics`
+    // is for that, see `lens_views_bring_distorted_scenes_within_3_mm`.)
+    assert!(
+        figures
+            .iter()
+            .filter(|x| x.k1 == 0.0)
+            .all(|x| x.edge_max_mm <= 3.0)
+    );
+    assert!(share(&|x| x.edge_max_mm <= 3.0) >= 0.95);
+    assert!(worst(&|x| x.edge_mean_mm) <= 3.0);
+    assert!(worst(&|x| x.ocean_mean_mm) <= 3.0);
+    assert!(share(&|x| x.beads_ok) >= 0.95);
+    assert!(share(&|x| x.crab_ok && x.frame_crab_ok) >= 0.95);
+}
+
+#[test]
+fn lens_views_bring_distorted_scenes_within_3_mm() {
+    use synthetic::*;
+    const N: u64 = 8;
+    let mut pairs = Vec::new();
+    for k in 0..N {
+        let sc = scene(2000 + k, tilt(k, N), Some(true));
+        let lens = lens_views(&sc);
+        assert!(
+            lens.len() >= 4,
+            "seed {}: only {} lens views",
+            2000 + k,
+            lens.len()
+        );
+        let single = measure(&sc, &[]);
+        let multi = measure(&sc, &lens);
+        println!(
+            "seed {} tilt {:4.1} k1 {:+.3}: edge {:.2}/{:.2} mm -> with {} lens views {:.2}/{:.2} mm; board max {:.2} -> {:.2} mm",
+            single.seed,
+            single.tilt_deg,
+            single.k1,
+            single.edge_mean_mm,
+            single.edge_max_mm,
+            lens.len(),
+            multi.edge_mean_mm,
+            multi.edge_max_mm,
+            single.board_max_mm,
+            multi.board_max_mm
+        );
+        pairs.push((single, multi));
+    }
+    let mean = |f: &dyn Fn(&(Figures, Figures)) -> f64| pairs.iter().map(f).sum::<f64>() / pairs.len() as f64;
+    println!(
+        "edge max mean over scenes: single view {:.2} mm, with lens views {:.2} mm",
+        mean(&|p| p.0.edge_max_mm),
+        mean(&|p| p.1.edge_max_mm)
+    );
+    assert!(
+        pairs
+            .iter()
+            .all(|(_, m)| m.edge_max_mm <= 3.0 && m.board_max_mm <= 1.0 && m.reprojection_px <= 0.5)
+    );
+    assert!(mean(&|p| p.1.edge_max_mm) < mean(&|p| p.0.edge_max_mm));
 }

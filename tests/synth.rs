@@ -4,8 +4,8 @@
 use octoref::calibrate::aruco;
 use octoref::calibrate::board::BoardSpec;
 use octoref::synth::{
-    Faults, Layout, Modules, PlacedPiece, RenderOptions, Scene, SceneSpec, SurfaceKind, Truth,
-    board_corners_px, render_board, render_frame, write_scene,
+    CameraNudge, Faults, Layout, Modules, PlacedPiece, RenderOptions, Scene, SceneSpec, SurfaceKind, Truth,
+    board_corners_px, render_board, render_frame, write_scene, write_scene_with,
 };
 use octoref::table::{CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PointMm3, PointPx};
 use opencv::core::{Mat, Point2f, Size, TermCriteria, Vec3b, Vector};
@@ -114,8 +114,8 @@ fn same_seed_same_bytes() {
     let b = tempfile::tempdir().unwrap();
     let sa = Scene::generate(&spec).unwrap();
     let sb = Scene::generate(&spec).unwrap();
-    write_scene(&sa, a.path(), 2, |_| Faults::none()).unwrap();
-    write_scene(&sb, b.path(), 2, |_| Faults::none()).unwrap();
+    write_scene(&sa, a.path(), 2).unwrap();
+    write_scene(&sb, b.path(), 2).unwrap();
     for name in [
         "board.png",
         "empty.png",
@@ -138,7 +138,13 @@ fn truth_round_trips_through_the_report_types() {
     spec.modules.island = true;
     spec.modules.pink_pirate = true;
     let scene = Scene::generate(&spec).unwrap();
-    let files = write_scene(&scene, dir.path(), 2, |_| Faults::none()).unwrap();
+    // Frame 1 carries a hand over the ocean and a bumped camera.
+    let files = write_scene_with(&scene, dir.path(), 2, |i| Faults {
+        hand: i == 1,
+        camera_nudge: (i == 1).then(CameraNudge::default),
+        ..Faults::none()
+    })
+    .unwrap();
     let truth: Truth = octoref::fsutil::read_json(&files.truth).unwrap();
     let (a, b) = (
         serde_json::to_value(&truth).unwrap(),
@@ -181,6 +187,8 @@ fn truth_round_trips_through_the_report_types() {
         );
         assert!(pieces.iter().any(|p| p.piece == PieceKind::Crab && p.on_string));
     }
+    assert!(!truth.frames[0].obstructed && !truth.frames[0].view_moved && truth.frames[0].camera.is_none());
+    assert!(truth.frames[1].obstructed && truth.frames[1].view_moved && truth.frames[1].camera.is_some());
     assert_eq!(truth.beads.len(), 16);
     assert_eq!(truth.empty.counter.crab, 0);
     let cam = |c: &octoref::table::Camera| serde_json::to_value(c).unwrap();
@@ -207,6 +215,7 @@ fn each_piece_lands_where_the_camera_says() {
     let mut light = scene.light.clone();
     light.key_intensity = 0.0;
     light.ambient_intensity = 0.9;
+    light.contact_shadow = 0.0;
     let options = RenderOptions {
         light: Some(light),
         ..RenderOptions::default()

@@ -1,9 +1,578 @@
-//! The desktop app (eframe/egui).
+//! The desktop app (eframe/egui): what players use at the table.
+//!
+//! Shape (like egui's demo app): [`OctorefApp`] owns one plain persisted [`config::AppState`]
+//! (theme, large type, last panel, last profile, last game, the set-up being prepared), saved
+//! atomically as JSON in the config directory whenever it changes; each screen is a type with a
+//! `ui(&mut self, ui, ...)` method; work that is not drawing happens in [`eframe::App::logic`] or on
+//! worker threads, never in `ui()`.
+//!
+//! Screens: Set-up and Game (Crash Octopus at the table, driven by the rules engine), Help. The
+//! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
+//! nothing yet).
 
+pub mod camera_view;
+pub mod config;
+pub mod crash_octopus;
+pub mod help;
+pub mod live;
+pub mod octocube_sheet;
+pub mod otto_board;
+pub mod shortcuts;
+pub mod sources_panel;
+pub mod status;
+pub mod style;
+
+use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
 use crate::cli::AppArgs;
+use anyhow::anyhow;
+use config::{AppState, ConfigDir, PanelId};
+use crash_octopus::Table;
+use crash_octopus::setup_panel::SetupPanel;
+use live::{CameraList, LiveSource};
+use shortcuts::Command;
+use sources_panel::SourcesPanel;
+use status::{ProfileInfo, StatusLine};
+use std::path::PathBuf;
+use std::time::SystemTime;
+use style::{Looks, Palette};
 
-/// Opens the desktop app.
+/// The window's size when it opens, points.
+const INITIAL_WINDOW: [f32; 2] = [1360.0, 860.0];
+/// The smallest useful window, points.
+const MIN_WINDOW: [f32; 2] = [900.0, 600.0];
+
+/// How the app is started: where its files live, the command-line flags, and the source chosen
+/// for them (see [`choose_source`]).
+#[derive(Debug, Clone)]
+pub struct AppOptions {
+    pub config_dir: PathBuf,
+    pub args: AppArgs,
+    pub source: SourceChoice,
+    /// The cameras listed while choosing the source, if they were listed.
+    pub cameras: Option<CameraList>,
+}
+
+/// The app was started with flags it cannot use (exit code 2, before any window opens).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Chooses the source for the flags: `--camera`, `--video`, `--images`, `--demo`, else the first
+/// usable camera (listing the cameras), else the demo. A video or folder that cannot be used is a
+/// [`UsageError`].
+pub fn choose_source(args: &AppArgs) -> Result<(SourceChoice, Option<CameraList>), UsageError> {
+    let request = SourceRequest {
+        camera: args.camera,
+        video: args.video.clone(),
+        images: args.images.clone(),
+        demo: args.demo,
+    };
+    let mut listed: Option<CameraList> = None;
+    let choice = crate::capture::choose_source(&request, || {
+        let result = crate::capture::list_cameras();
+        listed = Some(result.clone().map_err(|e: CaptureError| e.to_string()));
+        result
+    });
+    choice.validate().map_err(|e| UsageError(e.to_string()))?;
+    Ok((choice, listed))
+}
+
+/// A message across the top of the window until dismissed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    pub level: BannerLevel,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BannerLevel {
+    Info,
+    Warning,
+    Error,
+}
+
+/// The whole app.
+#[derive(Debug)]
+pub struct OctorefApp {
+    config: ConfigDir,
+    state: AppState,
+    /// The state as last written (or read), to save only when something changed.
+    saved_state: AppState,
+    /// The looks as last applied to the egui context.
+    applied_looks: Option<Looks>,
+    palette: Palette,
+    table: Table,
+    setup: SetupPanel,
+    banners: Vec<Banner>,
+    status: StatusLine,
+    profile: Option<ProfileInfo>,
+    live: LiveSource,
+    sources: SourcesPanel,
+    octocube: octocube_sheet::OctocubeSheet,
+    otto: otto_board::OttoBoard,
+}
+
+/// Opens the desktop app and returns when its window is closed.
 pub fn run(args: &AppArgs) -> anyhow::Result<()> {
-    let _ = args;
-    anyhow::bail!("the app is not built yet")
+    let (source, cameras) = choose_source(args)?;
+    check_display()?;
+    let config_dir = config::config_dir_from_env()?;
+    let options = AppOptions {
+        config_dir,
+        args: args.clone(),
+        source,
+        cameras,
+    };
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("octoref")
+            .with_app_id("octoref")
+            .with_inner_size(INITIAL_WINDOW)
+            .with_min_inner_size(MIN_WINDOW),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "octoref",
+        native,
+        Box::new(move |cc| Ok(Box::new(OctorefApp::new(&cc.egui_ctx, options)))),
+    )
+    .map_err(|e| anyhow!("cannot open the app's window: {e}"))
+}
+
+/// Refuses to start without a display, with a message instead of a windowing-system panic.
+fn check_display() -> anyhow::Result<()> {
+    if cfg!(all(unix, not(target_os = "macos"))) {
+        let set = |v: &str| std::env::var_os(v).is_some_and(|x| !x.is_empty());
+        if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
+            anyhow::bail!(
+                "no display: the app needs a graphical desktop (X11 or Wayland), but neither DISPLAY nor WAYLAND_DISPLAY is set. \
+                 Run it from a desktop session; the subcommands (`octoref --help`) work without one."
+            );
+        }
+    }
+    Ok(())
+}
+
+impl OctorefApp {
+    /// Builds the app: reads the saved state, resumes the game in progress, reads the calibration
+    /// profile, and sets the looks.
+    pub fn new(ctx: &egui::Context, options: AppOptions) -> Self {
+        style::install_text_styles(ctx);
+        let config = ConfigDir::new(options.config_dir);
+        let (mut state, problem) = config.load_state();
+        let mut banners = Vec::new();
+        if let Some(p) = problem {
+            let kept = p
+                .kept_as
+                .map(|k| format!(" The file was moved to {}.", k.display()))
+                .unwrap_or_default();
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text: format!(
+                    "The saved settings could not be read ({}); using the defaults.{kept}",
+                    p.message
+                ),
+            });
+        }
+        let table = match &state.last_game {
+            Some(p) if p.exists() => Table::resume(p),
+            Some(p) => {
+                banners.push(Banner {
+                    level: BannerLevel::Warning,
+                    text: format!(
+                        "The game in progress was saved in {}, which no longer exists; set up a new game.",
+                        p.display()
+                    ),
+                });
+                state.last_game = None;
+                Table::default()
+            }
+            None => Table::default(),
+        };
+        // A resumed game is shown unless another screen was open; no game, no game screen.
+        state.panel = match (table.game().is_some(), state.panel) {
+            (true, PanelId::Setup) => PanelId::Game,
+            (false, PanelId::Game) => PanelId::Setup,
+            (_, p) => p,
+        };
+        let profile_path = options
+            .args
+            .calibration
+            .clone()
+            .or_else(|| state.last_profile.clone());
+        let profile = match profile_path {
+            Some(p) => match status::read_profile_info(&p) {
+                Ok(info) => {
+                    if !info.beads_certain {
+                        banners.push(Banner {
+                            level: BannerLevel::Warning,
+                            text: "The calibration could not tell the start of the bead string (blue end) from its finish: check the bead sequence in Set-up before you start.".into(),
+                        });
+                    }
+                    state.last_profile = Some(p);
+                    Some(info)
+                }
+                Err(e) => {
+                    banners.push(Banner {
+                        level: BannerLevel::Error,
+                        text: format!("The calibration profile could not be used: {e}"),
+                    });
+                    None
+                }
+            },
+            None => None,
+        };
+        let status = StatusLine {
+            calibration_saved_at: profile.as_ref().map(|p| p.saved_at),
+            ..StatusLine::default()
+        };
+        let (octocube, sheet_problem) = octocube_sheet::OctocubeSheet::open(config.root());
+        if let Some(text) = sheet_problem {
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text,
+            });
+        }
+        let (otto, otto_problem) = otto_board::OttoBoard::open(config.root());
+        if let Some(text) = otto_problem {
+            banners.push(Banner {
+                level: BannerLevel::Warning,
+                text,
+            });
+        }
+        let saved_state = state.clone();
+        let live = LiveSource::start_choice(ctx, options.source);
+        OctorefApp {
+            config,
+            state,
+            saved_state,
+            applied_looks: None,
+            palette: Palette::new(crate::table::Catalog::default_catalog()),
+            table,
+            setup: SetupPanel::default(),
+            banners,
+            status,
+            profile,
+            live,
+            sources: SourcesPanel::new(options.cameras),
+            octocube,
+            otto,
+        }
+    }
+
+    /// The Otto board.
+    pub fn otto(&self) -> &otto_board::OttoBoard {
+        &self.otto
+    }
+
+    /// The Octocube score sheet.
+    pub fn octocube(&self) -> &octocube_sheet::OctocubeSheet {
+        &self.octocube
+    }
+
+    /// Replaces the running source with `source` (tests run the scripted fake camera this way).
+    pub fn use_source<S: FrameSource + Send + 'static>(
+        &mut self,
+        ctx: &egui::Context,
+        description: &str,
+        source: S,
+        config: WorkerConfig,
+    ) -> Result<(), CaptureError> {
+        let live = LiveSource::start_source(ctx, description, source, config)?;
+        self.live.shut_down();
+        self.live = live;
+        Ok(())
+    }
+
+    /// The running source.
+    pub fn live(&self) -> &LiveSource {
+        &self.live
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    pub fn config(&self) -> &ConfigDir {
+        &self.config
+    }
+
+    /// The Crash Octopus game at the table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn table_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+
+    pub fn banners(&self) -> &[Banner] {
+        &self.banners
+    }
+
+    fn looks(&self) -> Looks {
+        Looks {
+            theme: self.state.theme,
+            large_type: self.state.large_type,
+        }
+    }
+
+    fn start_game(&mut self, record: crate::games::crash_octopus::Record) {
+        let secs = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        let path = crash_octopus::session::new_log_path(&self.config.games_dir(), secs);
+        match self.table.start(path.clone(), record) {
+            Ok(()) => {
+                self.state.last_game = Some(path);
+                self.state.panel = PanelId::Game;
+            }
+            Err(e) => self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The game could not be started: {e}"),
+            }),
+        }
+    }
+
+    fn global_commands(&mut self, commands: &[Command]) {
+        for c in commands {
+            match c {
+                Command::Show(p) => self.state.panel = *p,
+                Command::ToggleTheme => self.state.theme = self.state.theme.toggled(),
+                Command::ToggleLargeType => self.state.large_type = !self.state.large_type,
+                _ => {}
+            }
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new("octoref").heading().strong());
+            ui.separator();
+            ui.selectable_value(&mut self.state.panel, PanelId::Setup, "Set-up")
+                .on_hover_text("F2");
+            ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
+                .on_hover_text("F3");
+            ui.separator();
+            ui.selectable_value(&mut self.state.panel, PanelId::Octocube, "Octocube")
+                .on_hover_text("F5");
+            ui.selectable_value(&mut self.state.panel, PanelId::Otto, "Otto")
+                .on_hover_text("F6");
+            ui.separator();
+            ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
+                .on_hover_text("F4");
+            ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
+                .on_hover_text("F1");
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let mut dark = self.state.theme == config::ThemeChoice::Dark;
+                if ui
+                    .checkbox(&mut dark, "Dark colours")
+                    .on_hover_text("Ctrl+D")
+                    .changed()
+                {
+                    self.state.theme = if dark {
+                        config::ThemeChoice::Dark
+                    } else {
+                        config::ThemeChoice::Light
+                    };
+                }
+                ui.checkbox(&mut self.state.large_type, "Large type")
+                    .on_hover_text("Ctrl+L");
+            });
+        });
+    }
+
+    fn banners_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(n) = self.live.notice() {
+            let edge = if n.warning {
+                style::WARNING_AMBER
+            } else {
+                style::OK_GREEN
+            };
+            egui::Frame::group(ui.style())
+                .stroke(egui::Stroke::new(2.0, edge))
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.label(egui::RichText::new(format!("Camera: {}", n.text)).strong());
+                });
+        }
+        let mut dismissed = None;
+        for (i, b) in self.banners.iter().enumerate() {
+            let edge = match b.level {
+                BannerLevel::Info => style::OK_GREEN,
+                BannerLevel::Warning => style::WARNING_AMBER,
+                BannerLevel::Error => style::REFUSAL_RED,
+            };
+            egui::Frame::group(ui.style())
+                .stroke(egui::Stroke::new(2.0, edge))
+                .show(ui, |ui| {
+                    ui.set_width(ui.available_width());
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(&b.text);
+                        if ui.button("Dismiss").clicked() {
+                            dismissed = Some(i);
+                        }
+                    });
+                });
+        }
+        if let Some(i) = dismissed {
+            self.banners.remove(i);
+        }
+    }
+
+    fn status_ui(&self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            for part in self.status.parts(SystemTime::now()) {
+                ui.label(egui::RichText::new(part).small());
+                ui.separator();
+            }
+            if let Some(p) = &self.profile {
+                ui.label(egui::RichText::new(format!("profile: {}", p.path.display())).small());
+            }
+        });
+    }
+}
+
+impl eframe::App for OctorefApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.table.flush();
+        self.live.poll(ctx);
+        self.sources.poll();
+        self.status.source = self.live.source_words();
+        self.status.fps = self.live.fps();
+        self.status.analysis_ms = self.live.analysis_ms();
+        if let Err(e) = self.octocube.persist(self.config.root()) {
+            self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The Octocube sheet could not be saved: {e}"),
+            });
+        }
+        if let Err(e) = self.otto.persist(self.config.root()) {
+            self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The Otto game could not be saved: {e}"),
+            });
+        }
+        let looks = self.looks();
+        if self.applied_looks != Some(looks) {
+            looks.apply(ctx);
+            self.applied_looks = Some(looks);
+        }
+        if self.state != self.saved_state {
+            match self.config.save_state(&self.state) {
+                Ok(()) => self.saved_state = self.state.clone(),
+                Err(e) => {
+                    // Report once per change, not every frame.
+                    self.saved_state = self.state.clone();
+                    self.banners.push(Banner {
+                        level: BannerLevel::Error,
+                        text: format!("The settings could not be saved: {e}"),
+                    });
+                }
+            }
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let commands = shortcuts::read(ui.ctx());
+        self.global_commands(&commands);
+        if self.state.panel == PanelId::Game
+            && let Some(p) = self.table.perform(&commands)
+        {
+            self.state.panel = p;
+        }
+        egui::Panel::top("menu").show(ui, |ui| self.top_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.banners_ui(ui);
+            match self.state.panel {
+                PanelId::Setup => {
+                    let profile_beads = self.profile.as_ref().and_then(|p| p.beads.as_ref());
+                    let in_progress = self
+                        .table
+                        .session()
+                        .filter(|s| !s.game().is_over())
+                        .map(|s| s.path().to_path_buf());
+                    if let Some(record) = self.setup.ui(
+                        ui,
+                        &self.palette,
+                        &mut self.state.setup,
+                        profile_beads,
+                        in_progress.as_deref(),
+                    ) {
+                        self.start_game(record);
+                    }
+                }
+                PanelId::Game => {
+                    if let Some(p) = self.table.ui(ui, &self.palette, self.live.texture()) {
+                        self.state.panel = p;
+                    }
+                }
+                PanelId::Sources => {
+                    if let Some(choice) = self.sources.ui(ui, &self.live) {
+                        self.live.shut_down();
+                        self.live = LiveSource::start_choice(ui.ctx(), choice);
+                    }
+                }
+                PanelId::Octocube => self.octocube.ui(ui),
+                PanelId::Otto => self.otto.ui(ui),
+                PanelId::Help => help::ui(ui, &self.config),
+            }
+        });
+        if self.table.needs_flush() || self.state != self.saved_state {
+            // Let `logic` write it on the next frame.
+            ui.ctx().request_repaint();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibrate::profile::CounterLayout;
+    use crate::capture::DemoReason;
+    use crate::games::crash_octopus::BeadSequence;
+    use crate::table::{CounterReport, PointMm};
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+
+    #[test]
+    fn the_beads_read_at_calibration_fill_the_set_up_and_its_age_shows() {
+        let dir = tempfile::tempdir().unwrap();
+        let profile_path = dir.path().join("table.json");
+        let mut profile = crate::calibrate::profile::tests::sample_profile();
+        let beads: BeadSequence = "BKBKBKBBKK".parse().unwrap();
+        profile.counter = Some(CounterLayout {
+            report: CounterReport::new(beads, 0),
+            bead_arc_mm: (0..10).map(|i| f64::from(i) * 12.0).collect(),
+            bead_positions_mm: vec![PointMm::new(0.0, 0.0); 10],
+            crab_arc_mm: None,
+            crab_mm: None,
+            start_certain: true,
+        });
+        profile.save(&profile_path).unwrap();
+        let options = AppOptions {
+            config_dir: dir.path().join("cfg"),
+            args: AppArgs {
+                calibration: Some(profile_path.clone()),
+                ..AppArgs::default()
+            },
+            source: SourceChoice::Demo(DemoReason::NoCamera),
+            cameras: None,
+        };
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+        h.run();
+        assert!(h.query_by_label("calibration: just now").is_some());
+        h.get_by_label("Beads read at calibration").click();
+        h.run();
+        assert_eq!(h.state().state().setup.beads, "BKBKBKBBKK");
+        assert!(h.query_by_label_contains("10 beads: 5 blue, 5 black.").is_some());
+        assert_eq!(
+            h.state().state().last_profile.as_deref(),
+            Some(profile_path.as_path())
+        );
+    }
 }

@@ -2,9 +2,12 @@
 //! classes calibration needs (the blue string and beads, the black beads, the red-orange crab).
 //!
 //! Conventions: images are OpenCV BGR 8-bit; colours in code are `[b, g, r]` as `f64` 0..255.
-//! The table is whatever most of a rectified view shows; [`WhiteBalance`] scales the channels so
-//! the table comes out neutral grey at its own brightness. Scores are dimensionless and roughly
-//! independent of brightness, so shadows change them little.
+//! The table is whatever most of a rectified view shows. [`WhiteBalance`] scales the channels so
+//! that something known to be white comes out neutral: the board's paper when there was a board
+//! (the table may be any colour: orange wood, green cloth), else the table itself with the
+//! correction limited to [`MAX_TABLE_GAIN`] (grey world is wrong for a coloured table, a little
+//! correction is still better than none). Scores are dimensionless and roughly independent of
+//! brightness, so shadows change them little.
 
 use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
@@ -14,6 +17,8 @@ const BALANCE_STRIDE: usize = 3;
 /// Added to the channel sum in the chroma scores, as a fraction of the table's channel sum, so
 /// that dark pixels (black beads, whose noise has any hue) score near 0.
 const CHROMA_SOFTENING_REL: f64 = 0.25;
+/// Without a known white, channel gains from the table are clamped to `1 / MAX .. MAX`.
+pub const MAX_TABLE_GAIN: f64 = 1.25;
 /// A pixel is "blue" (string, blue beads) above this [`WhiteBalance::blueness`].
 pub const BLUE_MIN: f64 = 0.3;
 /// A pixel is "black" (black beads) below this fraction of the table's brightness.
@@ -50,8 +55,16 @@ impl WhiteBalance {
     }
 
     /// From a BGR image where the table dominates; `valid` (8-bit, non-zero = use) may leave out
-    /// parts outside the camera's view. `None` when no pixel could be used.
+    /// parts outside the camera's view. Without a known white the table itself is taken as grey,
+    /// with the correction limited to [`MAX_TABLE_GAIN`]; prefer [`Self::estimate_with_white`]
+    /// with the profile's `white_bgr`. `None` when no pixel could be used.
     pub fn estimate(image: &Mat, valid: Option<&Mat>) -> Option<Self> {
+        Self::estimate_with_white(image, valid, None)
+    }
+
+    /// As [`Self::estimate`], with `white` the colour of something white under the same light
+    /// (the board's paper, `Profile::white_bgr`), when known.
+    pub fn estimate_with_white(image: &Mat, valid: Option<&Mat>, white: Option<[f64; 3]>) -> Option<Self> {
         let mut chans: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         for y in (0..image.rows()).step_by(BALANCE_STRIDE) {
             let row = image.at_row::<Vec3b>(y).ok()?;
@@ -82,14 +95,20 @@ impl WhiteBalance {
             let (_, m, _) = v.select_nth_unstable(mid);
             table_bgr[c] = (*m as f64).max(1.0);
         }
-        let grey = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / 3.0;
-        Some(Self {
-            table_bgr,
-            gains: table_bgr.map(|t| grey / t),
-        })
+        let gains = match white {
+            Some(w) if w.iter().all(|&v| v > 1.0) => {
+                let grey = (w[0] + w[1] + w[2]) / 3.0;
+                w.map(|v| grey / v)
+            }
+            _ => {
+                let grey = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / 3.0;
+                table_bgr.map(|t| (grey / t).clamp(1.0 / MAX_TABLE_GAIN, MAX_TABLE_GAIN))
+            }
+        };
+        Some(Self { table_bgr, gains })
     }
 
-    /// The table's brightness after balancing.
+    /// The table's brightness after balancing (the reference for "dark").
     pub fn table_level(&self) -> f64 {
         (self.table_bgr[0] * self.gains[0]
             + self.table_bgr[1] * self.gains[1]
@@ -129,6 +148,19 @@ impl WhiteBalance {
         (b + g + r) / (3.0 * self.table_level().max(1.0))
     }
 
+    /// Distance between two colours' balanced chromaticities (`c / (b + g + r)`, Euclidean):
+    /// 0 for the same hue and saturation whatever their brightness (a shadow), about 0.2 between
+    /// a neutral grey and a brown wood.
+    pub fn chroma_distance(&self, a: [f64; 3], b: [f64; 3]) -> f64 {
+        let chroma = |c: [f64; 3]| {
+            let c = self.balance(c);
+            let sum = (c[0] + c[1] + c[2]).max(1.0);
+            c.map(|v| v / sum)
+        };
+        let (ca, cb) = (chroma(a), chroma(b));
+        ((ca[0] - cb[0]).powi(2) + (ca[1] - cb[1]).powi(2) + (ca[2] - cb[2]).powi(2)).sqrt()
+    }
+
     pub fn classify(&self, bgr: [f64; 3]) -> ColourClass {
         if self.blueness(bgr) > BLUE_MIN {
             ColourClass::Blue
@@ -136,7 +168,7 @@ impl WhiteBalance {
             ColourClass::Red
         } else if self.relative_brightness(bgr) < BLACK_MAX_REL {
             ColourClass::Black
-        } else if self.relative_brightness(bgr) > 0.6 && self.blueness(bgr).abs() < 0.15 {
+        } else if self.relative_brightness(bgr) > 0.6 {
             ColourClass::Table
         } else {
             ColourClass::Other

@@ -40,13 +40,22 @@ pub const SIDE_OFFSET_MM: f64 = 3.5;
 const BEAD_EDGE_MM: f64 = BEAD_DIAMETER_MM / 2.0 - 3.57;
 /// Within the counter, stretches of anything else up to this long do not break the run (contact
 /// points between beads, the cord showing next to the crab).
-const MAX_INNER_GAP_MM: f64 = 8.0;
+const MAX_INNER_GAP_MM: f64 = 12.0;
+/// Same-colour samples further apart than this are not one block: a contact between two beads
+/// shows as a dip of about 3 mm, a stray sample beside the crab lies further off.
+const MAX_SAME_COLOUR_GAP_MM: f64 = 4.0;
 /// A colour block shorter than this is noise: a bead shows over about 7 mm.
 const MIN_BLOCK_MM: f64 = 3.0;
 /// A counter shorter than this fraction of the expected length is not the counter.
 const MIN_RUN_FRACTION: f64 = 0.6;
-/// Side samples darker than this (relative to the table) count as on a bead.
-const SOLID_MAX_REL_BRIGHTNESS: f64 = 0.6;
+/// On the string line, anything darker than this fraction of the table beside it (and neither
+/// blue nor red) is a black bead.
+const CENTRE_DARK_REL: f64 = 0.6;
+/// The string line's colour is the median of samples this far either side of it and on it.
+const CENTRE_SPREAD_MM: f64 = 1.5;
+/// A colour this far (in balanced chromaticity) from the table beside the string is not the
+/// table (a neutral black bead on a brown table is no darker than the table's own shadows).
+const NOT_TABLE_CHROMA: f64 = 0.08;
 /// The table beside the string is looked at this far from its centre line (beyond a bead and
 /// the crab's half-width).
 const LOCAL_TABLE_OFFSET_MM: f64 = 16.0;
@@ -140,6 +149,14 @@ struct Sampler<'a> {
     wb: &'a WhiteBalance,
 }
 
+/// The table just beside the string: what "looks like the table" means at this spot.
+#[derive(Debug, Clone, Copy)]
+struct LocalTable {
+    bgr: [f64; 3],
+    /// Its brightness relative to the whole view's table (shadows make it lower).
+    level: f64,
+}
+
 impl Sampler<'_> {
     fn bgr_at(&self, p: PointMm, height_mm: f64) -> Option<[f64; 3]> {
         let seen = match &self.profile.camera {
@@ -153,59 +170,94 @@ impl Sampler<'_> {
         colour::sample_bgr(&self.view.image, q.x, q.y)
     }
 
-    /// The colour class at a raised point, judging "black" against the local table level.
-    fn class_at(&self, p: PointMm, height_mm: f64, local: f64) -> Option<ColourClass> {
-        let bgr = self.bgr_at(p, height_mm)?;
-        Some(match self.wb.classify(bgr) {
-            ColourClass::Blue => ColourClass::Blue,
-            ColourClass::Red => ColourClass::Red,
-            _ if self.wb.relative_brightness(bgr) < colour::BLACK_MAX_REL * local => ColourClass::Black,
-            other => other,
+    /// The table beside the string at `c`: the brighter of the two samples
+    /// [`LOCAL_TABLE_OFFSET_MM`] to either side that are not blue (the whole view's table when
+    /// neither is usable).
+    fn local_table(&self, c: PointMm, n: PointMm) -> LocalTable {
+        let mut best: Option<LocalTable> = None;
+        for d in [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM] {
+            let Some(bgr) = self.bgr_at(c + n * d, 0.0) else {
+                continue;
+            };
+            if self.wb.blueness(bgr) > colour::BLUE_MIN {
+                continue;
+            }
+            let level = self.wb.relative_brightness(bgr);
+            if best.is_none_or(|b| level > b.level) {
+                best = Some(LocalTable { bgr, level });
+            }
+        }
+        best.map(|b| LocalTable {
+            level: b.level.min(1.0),
+            ..b
+        })
+        .unwrap_or(LocalTable {
+            bgr: self.wb.table_bgr,
+            level: 1.0,
         })
     }
 
-    /// A side sample is on a bead (or the crab) when it has a bead colour or is clearly darker
-    /// than the table next to it (a black bead's edge blurred with the table).
-    fn solid_at(&self, p: PointMm, height_mm: f64, local: f64) -> bool {
-        let Some(bgr) = self.bgr_at(p, height_mm) else {
-            return false;
-        };
-        matches!(
-            self.class_at(p, height_mm, local),
-            Some(ColourClass::Blue | ColourClass::Black | ColourClass::Red)
-        ) || self.wb.relative_brightness(bgr) < SOLID_MAX_REL_BRIGHTNESS * local
+    /// Blue (cord, blue bead), red (crab), black (a black bead: not blue or red, and unlike the
+    /// table beside it, by its hue or by being clearly darker), or table.
+    fn class_of(&self, bgr: [f64; 3], table: &LocalTable) -> ColourClass {
+        match self.wb.classify(bgr) {
+            ColourClass::Blue => ColourClass::Blue,
+            ColourClass::Red if self.wb.chroma_distance(bgr, table.bgr) > NOT_TABLE_CHROMA => {
+                ColourClass::Red
+            }
+            _ if self.wb.relative_brightness(bgr) < CENTRE_DARK_REL * table.level
+                || self.wb.chroma_distance(bgr, table.bgr) > NOT_TABLE_CHROMA =>
+            {
+                ColourClass::Black
+            }
+            _ => ColourClass::Table,
+        }
     }
 
-    /// The table's brightness beside the string at `c` (relative to the whole view's table), so
-    /// that shadows do not turn the table "dark"; 1 when nothing beside the string is seen.
-    fn local_level(&self, c: PointMm, n: PointMm) -> f64 {
-        let levels: Vec<f64> = [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM]
+    fn class_at(&self, p: PointMm, height_mm: f64, table: &LocalTable) -> Option<ColourClass> {
+        Some(self.class_of(self.bgr_at(p, height_mm)?, table))
+    }
+
+    /// The colour on the string line at `c`: the per-channel median of three samples across it,
+    /// so that one specular highlight or a stray pixel does not decide.
+    fn centre_class_at(
+        &self,
+        c: PointMm,
+        n: PointMm,
+        height_mm: f64,
+        table: &LocalTable,
+    ) -> Option<ColourClass> {
+        let samples: Vec<[f64; 3]> = [-CENTRE_SPREAD_MM, 0.0, CENTRE_SPREAD_MM]
             .iter()
-            .filter_map(|&d| self.bgr_at(c + n * d, 0.0))
-            .filter(|&bgr| self.wb.blueness(bgr).abs() < colour::BLUE_MIN)
-            .map(|bgr| self.wb.relative_brightness(bgr))
+            .filter_map(|&d| self.bgr_at(c + n * d, height_mm))
             .collect();
-        if levels.is_empty() {
-            1.0
-        } else {
-            levels.iter().copied().fold(0.0, f64::max).min(1.0)
+        if samples.is_empty() {
+            return None;
         }
+        let mut median = [0.0; 3];
+        for (ch, m) in median.iter_mut().enumerate() {
+            let mut v: Vec<f64> = samples.iter().map(|s| s[ch]).collect();
+            v.sort_by(f64::total_cmp);
+            *m = v[v.len() / 2];
+        }
+        Some(self.class_of(median, table))
     }
 
     fn label_at(&self, line: &ClosedCurve, s: f64) -> Label {
         let c = line.point_at(s);
         let n = line.normal_at(s, 2.0);
         let h = BEAD_CENTRE_HEIGHT_MM;
-        let local = self.local_level(c, n);
-        let centre = self.class_at(c, h, local);
-        let left = c + n * SIDE_OFFSET_MM;
-        let right = c - n * SIDE_OFFSET_MM;
-        let red = |p: PointMm| self.class_at(p, h, local) == Some(ColourClass::Red);
-        let solid = |p: PointMm| self.solid_at(p, h, local);
+        let table = self.local_table(c, n);
+        let centre = self.centre_class_at(c, n, h, &table);
+        let left = self.class_at(c + n * SIDE_OFFSET_MM, h, &table);
+        let right = self.class_at(c - n * SIDE_OFFSET_MM, h, &table);
+        let both = |k: ColourClass| left == Some(k) && right == Some(k);
         match centre {
-            Some(ColourClass::Red) if red(left) || red(right) => Label::Crab,
-            Some(ColourClass::Black) if solid(left) && solid(right) => Label::Black,
-            Some(ColourClass::Blue) if solid(left) && solid(right) => Label::Blue,
+            Some(ColourClass::Red) if left == Some(ColourClass::Red) || right == Some(ColourClass::Red) => {
+                Label::Crab
+            }
+            Some(ColourClass::Black) if both(ColourClass::Black) => Label::Black,
+            Some(ColourClass::Blue) if both(ColourClass::Blue) => Label::Blue,
             Some(ColourClass::Blue) => Label::Cord,
             _ => Label::Nothing,
         }
@@ -299,7 +351,10 @@ fn blocks(run_labels: &[Label], a: usize, b: usize) -> Vec<Block> {
         let bead = marks[k].1;
         let first = marks[k].0;
         let mut last = first;
-        while k < marks.len() && marks[k].1 == bead {
+        while k < marks.len()
+            && marks[k].1 == bead
+            && (marks[k].0 - last) as f64 * SAMPLE_STEP_MM <= MAX_SAME_COLOUR_GAP_MM
+        {
             last = marks[k].0;
             k += 1;
         }

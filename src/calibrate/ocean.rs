@@ -23,11 +23,19 @@ use opencv::core::{self, Mat, Point, Scalar, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 
-/// Gaps in the seen cord up to this long are bridged (16 beads with three black ones in a row
-/// and the crab next to them stay well under it).
-pub const GAP_BRIDGE_MM: f64 = 50.0;
+/// Gaps in the seen cord up to this long are bridged: black beads (up to seven in a row), the
+/// crab, something lying across the string.
+pub const GAP_BRIDGE_MM: f64 = 80.0;
 /// Height of the cord's centre above the table (the cord is 4 mm thick).
 pub const STRING_CENTRE_HEIGHT_MM: f64 = 2.0;
+/// A blue cross-section this many times wider than the cord around it is a blue bead (10 mm
+/// against 4 mm; both look wider where the camera sees the table at a slant).
+const BEAD_WIDTH_RATIO: f64 = 1.7;
+/// The cord's own apparent width is the median over this much string either side (more than
+/// the 170 mm the beads take).
+const CORD_WIDTH_WINDOW_MM: f64 = 300.0;
+/// A bead's centre above the table (10 mm beads).
+const BEAD_CENTRE_HEIGHT_MM: f64 = 5.0;
 /// Spacing of the ocean polygon's vertices.
 pub const VERTEX_SPACING_MM: f64 = 10.0;
 /// Blue blobs smaller than this are table texture or noise, not string.
@@ -143,7 +151,7 @@ pub fn find_ocean(
 
     let step_px = PROBE_STEP_MM / mmpp;
     let n_probe = ((edge.perimeter() / step_px).round() as usize).max(8);
-    let mut centres: Vec<Option<PointPx>> = Vec::with_capacity(n_probe);
+    let mut centres: Vec<Option<CrossSection>> = Vec::with_capacity(n_probe);
     for k in 0..n_probe {
         let s = edge.perimeter() * k as f64 / n_probe as f64;
         let q = edge.point_at(s);
@@ -156,13 +164,32 @@ pub fn find_ocean(
     }
     let longest_gap_mm = longest_missing_run(&centres) as f64 * PROBE_STEP_MM;
 
-    let apparent: Vec<PointMm> = centres.iter().flatten().map(|c| view.grid.px_to_mm(*c)).collect();
-    for p in &apparent {
+    let cord_width = local_median_width(&centres, (CORD_WIDTH_WINDOW_MM / PROBE_STEP_MM) as usize);
+    let apparent: Vec<(PointMm, bool)> = centres
+        .iter()
+        .zip(&cord_width)
+        .filter_map(|(c, w)| {
+            let c = c.as_ref()?;
+            Some((view.grid.px_to_mm(c.centre), c.width_mm >= BEAD_WIDTH_RATIO * w))
+        })
+        .collect();
+    for (p, _) in &apparent {
         if !inside_view(view, valid, *p, VIEW_MARGIN_MM) {
             return Err(OceanError::OutOfView { x: p.x, y: p.y });
         }
     }
-    let lifted: Vec<PointMm> = apparent.iter().map(|&p| lift_to_cord(profile, p)).collect();
+    // A cross-section much wider than the cord around it is a blue bead, whose centre is higher.
+    let lifted: Vec<PointMm> = apparent
+        .iter()
+        .map(|&(p, bead)| {
+            let h = if bead {
+                BEAD_CENTRE_HEIGHT_MM
+            } else {
+                STRING_CENTRE_HEIGHT_MM
+            };
+            lift(profile, p, h)
+        })
+        .collect();
     let smoothed = curve::smooth_closed(&lifted, SMOOTH_HALF_WINDOW);
     let line = ClosedCurve::new(&smoothed).ok_or(OceanError::NoLoop { blue_mm2 })?;
     let polygon_mm = PolygonMm::new(line.resampled(VERTEX_SPACING_MM));
@@ -175,15 +202,15 @@ pub fn find_ocean(
     })
 }
 
-/// The table point under the cord's centre seen at apparent table point `p` (parallax of the
-/// cord's height removed); `p` itself without a camera pose.
-fn lift_to_cord(profile: &Profile, p: PointMm) -> PointMm {
+/// The table point under something `height_mm` up seen at apparent table point `p` (parallax
+/// removed); `p` itself without a camera pose.
+fn lift(profile: &Profile, p: PointMm, height_mm: f64) -> PointMm {
     let Some(cam) = &profile.camera else {
         return p;
     };
     profile
         .mm_to_px(p)
-        .and_then(|px| cam.unproject_at_height(px, STRING_CENTRE_HEIGHT_MM))
+        .and_then(|px| cam.unproject_at_height(px, height_mm))
         .unwrap_or(p)
 }
 
@@ -202,9 +229,16 @@ fn inside_view(view: &Rectified, valid: &Mat, p: PointMm, margin_mm: f64) -> boo
     })
 }
 
+/// Where the cord's centre was seen across one normal, and how wide the blue was there.
+#[derive(Debug, Clone, Copy)]
+struct CrossSection {
+    centre: PointPx,
+    width_mm: f64,
+}
+
 /// The centroid of the first blue run along the normal from `q` (rectified px), or `None` when
 /// no cord is seen there.
-fn cord_centre(score: &Mat, q: PointMm, n: PointMm, mmpp: f64) -> Option<PointPx> {
+fn cord_centre(score: &Mat, q: PointMm, n: PointMm, mmpp: f64) -> Option<CrossSection> {
     let steps = ((SEARCH_INSIDE_MM + SEARCH_OUTSIDE_MM) / SEARCH_STEP_MM) as usize;
     let mut runs: Vec<(f64, f64, f64)> = Vec::new(); // (sum w, sum w t, width mm)
     let mut current: Option<(f64, f64, f64)> = None;
@@ -213,7 +247,9 @@ fn cord_centre(score: &Mat, q: PointMm, n: PointMm, mmpp: f64) -> Option<PointPx
         let t = t_mm / mmpp;
         let s = sample_f32(score, q.x + n.x * t, q.y + n.y * t).unwrap_or(0.0);
         if s > colour::BLUE_MIN {
-            let w = s;
+            // Every blue sample counts the same: weighting by blueness would pull the centre
+            // towards the cord's lit side.
+            let w = 1.0;
             let c = current.get_or_insert((0.0, 0.0, 0.0));
             c.0 += w;
             c.1 += w * t;
@@ -225,9 +261,12 @@ fn cord_centre(score: &Mat, q: PointMm, n: PointMm, mmpp: f64) -> Option<PointPx
     if let Some(c) = current.take() {
         runs.push(c);
     }
-    let (w, wt, _) = runs.into_iter().find(|r| r.2 >= MIN_CORD_WIDTH_MM)?;
+    let (w, wt, width_mm) = runs.into_iter().find(|r| r.2 >= MIN_CORD_WIDTH_MM)?;
     let t = wt / w;
-    Some(PointPx::new(q.x + n.x * t, q.y + n.y * t))
+    Some(CrossSection {
+        centre: PointPx::new(q.x + n.x * t, q.y + n.y * t),
+        width_mm,
+    })
 }
 
 fn sample_f32(img: &Mat, x: f64, y: f64) -> Option<f64> {
@@ -242,6 +281,26 @@ fn sample_f32(img: &Mat, x: f64, y: f64) -> Option<f64> {
     let top = at(x0, y0)? * (1.0 - fx) + at(x1, y0)? * fx;
     let bottom = at(x0, y1)? * (1.0 - fx) + at(x1, y1)? * fx;
     Some(top * (1.0 - fy) + bottom * fy)
+}
+
+/// For each probe, the median blue width over the probes within `half` either side (circular),
+/// ignoring probes where no cord was seen.
+fn local_median_width(sections: &[Option<CrossSection>], half: usize) -> Vec<f64> {
+    let n = sections.len();
+    let half = half.min(n / 2);
+    (0..n)
+        .map(|i| {
+            let mut w: Vec<f64> = (0..=2 * half)
+                .filter_map(|d| sections[(i + n + d - half) % n].map(|c| c.width_mm))
+                .collect();
+            if w.is_empty() {
+                return f64::INFINITY;
+            }
+            let mid = w.len() / 2;
+            let (_, m, _) = w.select_nth_unstable_by(mid, f64::total_cmp);
+            *m
+        })
+        .collect()
 }
 
 /// The longest circular run of `None`s.

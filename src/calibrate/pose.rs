@@ -236,9 +236,58 @@ pub fn calibrate_intrinsics(
     if used.len() < 2 {
         return Err(PoseError::TooFewViews(used.len()));
     }
+    let mut flags = calib3d::CALIB_USE_INTRINSIC_GUESS
+        | calib3d::CALIB_FIX_ASPECT_RATIO
+        | calib3d::CALIB_ZERO_TANGENT_DIST
+        | calib3d::CALIB_FIX_K3;
+    if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT {
+        flags |= calib3d::CALIB_FIX_PRINCIPAL_POINT;
+    }
+    if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT || coverage(&used, width, height) < K2_MIN_COVERAGE {
+        flags |= calib3d::CALIB_FIX_K2;
+    }
+    run_calibrate_camera(&used, width, height, f_guess_px, flags)
+}
+
+/// One view's lens: the first radial term k1 (barrel or pincushion) fitted together with the
+/// pose, the principal point held at the centre and square pixels; the focal length is fitted
+/// too unless `fix_focal` (a view straight down cannot tell it).
+pub fn single_view_lens(
+    view: &BoardView,
+    width: u32,
+    height: u32,
+    f_px: f64,
+    fix_focal: bool,
+) -> Result<IntrinsicsFit, PoseError> {
+    let mut flags = calib3d::CALIB_USE_INTRINSIC_GUESS
+        | calib3d::CALIB_FIX_PRINCIPAL_POINT
+        | calib3d::CALIB_FIX_ASPECT_RATIO
+        | calib3d::CALIB_ZERO_TANGENT_DIST
+        | calib3d::CALIB_FIX_K2
+        | calib3d::CALIB_FIX_K3;
+    if fix_focal {
+        flags |= calib3d::CALIB_FIX_FOCAL_LENGTH;
+    }
+    run_calibrate_camera(&[view], width, height, f_px, flags)
+}
+
+fn run_calibrate_camera(
+    used: &[&BoardView],
+    width: u32,
+    height: u32,
+    f_guess_px: f64,
+    flags: i32,
+) -> Result<IntrinsicsFit, PoseError> {
+    if used
+        .iter()
+        .any(|v| v.table.len().min(v.image.len()) < MIN_POSE_POINTS)
+        || used.is_empty()
+    {
+        return Err(PoseError::TooFewViews(used.len()));
+    }
     let mut obj: Vector<Vector<Point3f>> = Vector::new();
     let mut img: Vector<Vector<Point2f>> = Vector::new();
-    for v in &used {
+    for v in used {
         obj.push(
             v.table
                 .iter()
@@ -255,16 +304,6 @@ pub fn calibrate_intrinsics(
     let guess = centred_intrinsics(width, height, f_guess_px);
     let mut k = camera_matrix(&guess)?;
     let mut d = Mat::from_slice(&[0.0f64; 5])?.try_clone()?;
-    let mut flags = calib3d::CALIB_USE_INTRINSIC_GUESS
-        | calib3d::CALIB_FIX_ASPECT_RATIO
-        | calib3d::CALIB_ZERO_TANGENT_DIST
-        | calib3d::CALIB_FIX_K3;
-    if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT {
-        flags |= calib3d::CALIB_FIX_PRINCIPAL_POINT;
-    }
-    if used.len() < MIN_VIEWS_FOR_PRINCIPAL_POINT || coverage(&used, width, height) < K2_MIN_COVERAGE {
-        flags |= calib3d::CALIB_FIX_K2;
-    }
     let mut rvecs: Vector<Mat> = Vector::new();
     let mut tvecs: Vector<Mat> = Vector::new();
     let criteria = TermCriteria::new(core::TermCriteria_COUNT + core::TermCriteria_EPS, 100, 1e-10)?;

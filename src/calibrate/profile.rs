@@ -180,6 +180,10 @@ pub struct Profile {
     /// The rectified empty-table image, for vision's background and white balance.
     #[serde(default)]
     pub reference: Option<ReferenceImage>,
+    /// The board's white paper as seen in the board capture, `[b, g, r]`: the colour of the
+    /// light at calibration (the table itself may be any colour). `None` without a board.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_bgr: Option<[f64; 3]>,
     /// Piece models learnt by `octoref teach`, keyed by catalog name. Owned by vision; the profile
     /// keeps them opaque so calibrating again can carry them over.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -456,6 +460,7 @@ pub(crate) mod tests {
                 },
             }),
             taught: BTreeMap::new(),
+            white_bgr: None,
         }
     }
 

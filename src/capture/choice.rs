@@ -109,8 +109,8 @@ impl SourceChoice {
         }
     }
 
-    /// The factory for a [`super::CaptureWorker`]; `None` for the demo, whose source the app
-    /// builds from the synthetic table.
+    /// The factory for a [`super::CaptureWorker`]. For the demo, use
+    /// [`super::DemoSource::factory`] instead to keep the handle with each frame's truth.
     pub fn into_factory(self) -> Option<SourceFactory> {
         match self {
             SourceChoice::Camera(r) => Some(Box::new(move || {
@@ -122,7 +122,7 @@ impl SourceChoice {
             SourceChoice::Images(i) => Some(Box::new(move || {
                 Box::new(ImageFolderSource::new(i)) as Box<dyn FrameSource>
             })),
-            SourceChoice::Demo(_) => None,
+            SourceChoice::Demo(_) => Some(super::DemoSource::factory(super::DemoConfig::default()).0),
         }
     }
 }
@@ -202,7 +202,10 @@ mod tests {
         assert!(
             matches!(&failed, SourceChoice::Demo(DemoReason::CameraListFailed(e)) if e.contains("no v4l"))
         );
-        assert!(failed.clone().into_factory().is_none());
+        assert!(
+            failed.clone().into_factory().is_some(),
+            "the demo is a real source"
+        );
         assert!(failed.describe().starts_with("the demo"));
     }
 

@@ -76,6 +76,18 @@ const JPEG_EOI: u8 = 0xD9;
 /// JPEG start-of-scan marker byte (after 0xFF).
 const JPEG_SOS: u8 = 0xDA;
 
+/// Is this marker byte a start-of-frame (SOF0..SOF15, less DHT 0xC4, JPG 0xC8 and DAC 0xCC)?
+fn is_jpeg_sof(marker: u8) -> bool {
+    (0xC0..=0xCF).contains(&marker) && !matches!(marker, 0xC4 | 0xC8 | 0xCC)
+}
+
+/// The image size a JPEG's frame header (SOF) announces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct JpegHeader {
+    width: u32,
+    height: u32,
+}
+
 /// Decodes one raw frame into a fresh BGR 8UC3 `Mat` of exactly `layout`'s size.
 ///
 /// Every failure is [`CaptureError::Corrupt`] with a reason a person can read: zero-size buffer,
@@ -98,7 +110,15 @@ pub fn decode_frame(bytes: &[u8], layout: FrameLayout) -> Result<Mat, CaptureErr
     let corrupt = |e: opencv::Error| CaptureError::Corrupt(format!("{pixel} decode failed: {e}"));
 
     let image = if pixel == PixelFormat::Mjpeg {
-        check_jpeg_complete(bytes)?;
+        let header = check_jpeg_complete(bytes)?;
+        // The decoder allocates what the header says before it reads a pixel: a hostile or
+        // corrupt frame claiming 30000x30000 must be refused here, not after gigabytes.
+        if (header.width, header.height) != (width, height) {
+            return Err(CaptureError::Corrupt(format!(
+                "{pixel} frame is {}x{}, expected {width}x{height}",
+                header.width, header.height
+            )));
+        }
         let buf = Mat::from_slice(bytes).map_err(corrupt)?;
         let img = imgcodecs::imdecode(&buf, imgcodecs::IMREAD_COLOR).map_err(corrupt)?;
         if img.empty() {
@@ -154,14 +174,15 @@ pub fn decode_frame(bytes: &[u8], layout: FrameLayout) -> Result<Mat, CaptureErr
     Ok(image)
 }
 
-/// Checks that a JPEG starts with SOI and that its entropy-coded data is followed by EOI.
+/// Checks that a JPEG starts with SOI, has a frame header before its first scan, and that its
+/// entropy-coded data is followed by EOI; returns the size the frame header announces.
 ///
 /// A truncated JPEG still "decodes" in libjpeg (the missing rows come out grey, with only a
 /// warning), so truncation has to be caught before decoding. Marker segments are walked by their
 /// lengths up to the start of scan; in the scan data a 0xFF byte is always followed by 0x00 or a
 /// restart marker, so the first 0xFF 0xD9 after it is the true end of the image. Bytes after EOI
 /// (V4L2 buffer padding) are ignored.
-fn check_jpeg_complete(bytes: &[u8]) -> Result<(), CaptureError> {
+fn check_jpeg_complete(bytes: &[u8]) -> Result<JpegHeader, CaptureError> {
     if bytes.len() < 4 || bytes[..2] != JPEG_SOI {
         return Err(CaptureError::Corrupt(
             "not a JPEG frame (no start-of-image marker)".into(),
@@ -169,6 +190,7 @@ fn check_jpeg_complete(bytes: &[u8]) -> Result<(), CaptureError> {
     }
     let truncated = || CaptureError::Corrupt("truncated JPEG frame (no end-of-image marker)".into());
     let mut i = 2;
+    let mut header = None;
     // Marker segments before the scan: 0xFF, marker, 2-byte big-endian length (including itself).
     loop {
         while i < bytes.len() && bytes[i] == 0xFF && bytes.get(i + 1) == Some(&0xFF) {
@@ -192,15 +214,25 @@ fn check_jpeg_complete(bytes: &[u8]) -> Result<(), CaptureError> {
                 "malformed JPEG frame (segment length {len} at byte {i})"
             )));
         }
+        // SOF: length, precision (1 byte), height, width (2 bytes each, big-endian).
+        if is_jpeg_sof(marker) && header.is_none() && len >= 7 && i + 9 <= bytes.len() {
+            header = Some(JpegHeader {
+                height: u32::from(u16::from_be_bytes([bytes[i + 5], bytes[i + 6]])),
+                width: u32::from(u16::from_be_bytes([bytes[i + 7], bytes[i + 8]])),
+            });
+        }
         i += 2 + len;
         if marker == JPEG_SOS {
             break;
         }
     }
+    let header = header.ok_or_else(|| {
+        CaptureError::Corrupt("malformed JPEG frame (no frame header before the image data)".into())
+    })?;
     // Entropy-coded data (possibly several scans for progressive JPEGs): find EOI.
     while i + 1 < bytes.len() {
         if bytes[i] == 0xFF && bytes[i + 1] == JPEG_EOI {
-            return Ok(());
+            return Ok(header);
         }
         i += 1;
     }
@@ -409,6 +441,17 @@ mod tests {
         let e = decode_frame(&other, layout(PixelFormat::Mjpeg)).unwrap_err();
         assert!(
             matches!(&e, CaptureError::Corrupt(r) if r.contains("expected 64x48")),
+            "{e}"
+        );
+        // A header claiming a huge frame is refused before the decoder allocates for it.
+        let mut bomb = jpeg(&test_card(W as i32, H as i32));
+        let sof = (2..bomb.len() - 1)
+            .find(|&i| bomb[i] == 0xFF && is_jpeg_sof(bomb[i + 1]))
+            .unwrap();
+        bomb[sof + 5..sof + 9].copy_from_slice(&[0x75, 0x30, 0x75, 0x30]);
+        let e = decode_frame(&bomb, layout(PixelFormat::Mjpeg)).unwrap_err();
+        assert!(
+            matches!(&e, CaptureError::Corrupt(r) if r.contains("30000x30000")),
             "{e}"
         );
         let e = decode_frame(&[0xFF, 0xD8, 0xFF, 0xD9], layout(PixelFormat::Mjpeg)).unwrap_err();

@@ -4,7 +4,6 @@ use super::pacing::Pacer;
 use super::video::to_bgr;
 use super::{CaptureError, Frame, FrameSource, SourceInfo, SourceKind, StopSignal};
 use opencv::core::Mat;
-use opencv::imgcodecs;
 use opencv::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -99,15 +98,14 @@ impl std::fmt::Debug for ImageFolderSource {
     }
 }
 
+/// One file through [`super::still::load_image`] (regular files only, size limits, no
+/// decompression bombs); any failure is a corrupt frame named by the file.
 fn read_image(path: &Path) -> Result<Mat, CaptureError> {
     let name = path.file_name().unwrap_or_default().to_string_lossy();
-    let img = imgcodecs::imread(path, imgcodecs::IMREAD_COLOR)
-        .map_err(|e| CaptureError::Corrupt(format!("{name}: {e}")))?;
-    if img.empty() {
-        return Err(CaptureError::Corrupt(format!(
-            "{name}: not an image OpenCV can read"
-        )));
-    }
+    let img = super::still::load_image(path).map_err(|e| match e {
+        CaptureError::Invalid { message, .. } => CaptureError::Corrupt(format!("{name}: {message}")),
+        other => CaptureError::Corrupt(format!("{name}: {other}")),
+    })?;
     to_bgr(img)
 }
 

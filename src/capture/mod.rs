@@ -12,15 +12,18 @@
 //!
 //! The built-in demo (a synthetic table playing a scripted game) plugs in as any other
 //! [`FrameSource`] through [`SourceChoice::Demo`] and [`CaptureWorker::spawn`]; it is built on
-//! `synth` and the Crash Octopus engine and lives in `demo.rs` once those exist.
+//! `synth` and the Crash Octopus engine and lives in `demo.rs` ([`DemoSource::factory`] also
+//! gives the [`DemoHandle`] that tells the truth about each frame).
 
 pub mod camera;
 pub mod choice;
 pub mod decode;
+pub mod demo;
 pub mod fake;
 pub mod format;
 pub mod images;
 pub mod pacing;
+pub mod still;
 pub mod stop;
 pub mod video;
 pub mod worker;
@@ -28,6 +31,7 @@ pub mod worker;
 pub use camera::{CameraInfo, CameraRequest, CameraSource, ControlOutcome, ControlReport, list_cameras};
 pub use choice::{DemoReason, SourceChoice, SourceRequest, choose_source};
 pub use decode::{FrameLayout, PixelFormat, decode_frame};
+pub use demo::{DemoConfig, DemoHandle, DemoInfo, DemoPhase, DemoSource};
 pub use fake::{CorruptKind, FakeProbe, FakeSource, FakeStep};
 pub use format::{CaptureFormat, WantedFormat, choose_format};
 pub use images::{ImageFolderOptions, ImageFolderSource};

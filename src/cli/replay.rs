@@ -39,10 +39,8 @@ pub fn run(args: &ReplayArgs) -> CliResult {
 
 fn crash_octopus(args: &ReplayArgs) -> CliResult {
     let data = rules_data(args.rules.as_deref())?;
-    let record: Record = fsutil::read_json(&args.file).map_err(CliError::input)?;
-    let game = Game::replay_with(&record, &data)
-        .map_err(|e| CliError::input(anyhow!("{}: {e}", args.file.display())))?;
-    let summary = GameSummary::of(&game);
+    let bytes = fsutil::read_input(&args.file).map_err(CliError::input)?;
+    let summary = replay_bytes(&bytes, &args.file, &data)?;
     if !args.json {
         for line in &summary.log {
             say(line);
@@ -56,6 +54,17 @@ fn crash_octopus(args: &ReplayArgs) -> CliResult {
         emit_json(&summary)?;
     }
     Ok(())
+}
+
+/// Parses a Crash Octopus game record (the bytes of `file`, which names it in messages) and
+/// replays it with `data`: all that `octoref replay` does but reading files and printing. A record
+/// the rules refuse is [`CliError::Input`] naming the file and the event's index; it never panics,
+/// whatever the bytes (fuzzed by `fuzz/`).
+pub fn replay_bytes(bytes: &[u8], file: &Path, data: &RulesData) -> Result<GameSummary, CliError> {
+    let record: Record = fsutil::parse_json(bytes, file).map_err(CliError::input)?;
+    let game =
+        Game::replay_with(&record, data).map_err(|e| CliError::input(anyhow!("{}: {e}", file.display())))?;
+    Ok(GameSummary::of(&game))
 }
 
 /// The built-in game data, or the user's file.

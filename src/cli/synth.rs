@@ -2,7 +2,9 @@
 //! synthetic table (board capture, empty set-up, game frames) with its `truth.json`.
 
 use super::{CliError, CliResult, say};
-use crate::synth::{CameraNudge, Faults, LightingChange, Modules, Resolution, Scene, SceneSpec, write_scene};
+use crate::synth::{
+    CameraNudge, Faults, LightingChange, Modules, Resolution, Scene, SceneSpec, write_scene_with,
+};
 use anyhow::anyhow;
 use clap::Args;
 use std::path::PathBuf;
@@ -87,7 +89,7 @@ pub fn run(args: &SynthArgs) -> CliResult {
     }
     let faults = parse_faults(&args.faults)?;
     let scene = Scene::generate(&spec).map_err(CliError::failed)?;
-    let files = write_scene(&scene, &args.out, args.frames as usize, |i| {
+    let files = write_scene_with(&scene, &args.out, args.frames as usize, |i| {
         let mut f = faults.clone();
         if f.lighting.is_some() {
             f.lighting = Some(LightingChange::random(args.seed, i as u64));

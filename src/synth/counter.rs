@@ -13,8 +13,6 @@ use crate::table::PointMm;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-/// The default bead sequence (`../shared/spec/table.md`), start (blue end) to finish.
-pub const DEFAULT_BEADS: &str = "BBBKBBBKBBKBBKKK";
 /// Largest gap between neighbouring beads, mm (beads slide and bunch up on the string).
 pub const BEAD_GAP_MAX_MM: f64 = 1.2;
 /// Gap between the crab and its neighbouring beads, mm.
@@ -110,7 +108,7 @@ mod tests {
     fn crab_n_has_n_beads_behind_it() {
         let mut rng = stream(2, Purpose::StringLoop, 0);
         let string = StringLoop::from_shape(&LoopShape::sample(&mut rng), PointMm::new(0.0, 0.0), 4.0);
-        let beads: BeadSequence = DEFAULT_BEADS.parse().unwrap();
+        let beads: BeadSequence = "BBBKBBBKBBKBBKKK".parse().unwrap();
         for crab in [0, 1, 7, 16] {
             let c = lay_counter(&string, 300.0, &beads, crab, 10.0, 26.0, &mut rng);
             let behind = c.beads.iter().filter(|b| b.s_mm < c.crab_s_mm).count();

@@ -34,9 +34,14 @@ pub struct SceneFiles {
     pub truth_doc: Truth,
 }
 
-/// Renders the board capture, the empty set-up and `frames` game frames (with `faults(i)` for
-/// frame i) into `dir` (created if missing), with their `truth.json`.
-pub fn write_scene(
+/// Renders the board capture, the empty set-up and `frames` fault-free game frames into `dir`
+/// (created if missing), with their `truth.json`.
+pub fn write_scene(scene: &Scene, dir: &Path, frames: usize) -> Result<SceneFiles, SynthError> {
+    write_scene_with(scene, dir, frames, |_| Faults::none())
+}
+
+/// As [`write_scene`], with `faults(i)` injected into game frame `i`.
+pub fn write_scene_with(
     scene: &Scene,
     dir: &Path,
     frames: usize,

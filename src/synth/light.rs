@@ -26,6 +26,8 @@ pub const TEMPERATURE_RANGE_K: (f64, f64) = (2900.0, 6500.0);
 pub const WHITE_BALANCE_RANGE: (f64, f64) = (0.6, 0.92);
 /// Largest brightness change across one metre of table (a lamp is not infinitely far).
 pub const GRADIENT_PER_M: f64 = 0.25;
+/// Contact shadow strength (see [`Light::contact_shadow`]).
+pub const CONTACT_SHADOW_RANGE: (f64, f64) = (0.35, 0.65);
 /// The white balance's reference temperature: the camera aims to render this light as neutral.
 const NEUTRAL_K: f64 = 5500.0;
 /// The ambient fill is bluer than the key (sky light, bounced light).
@@ -53,6 +55,14 @@ pub struct Light {
     /// Colour cast multipliers on top of the light's colour (`[1, 1, 1]` normally).
     #[serde(default = "white")]
     pub cast: [f64; 3],
+    /// Share of the ambient light a piece's base takes from the table right next to it (contact
+    /// shadows; stronger under diffuse light).
+    #[serde(default = "contact_default")]
+    pub contact_shadow: f64,
+}
+
+fn contact_default() -> f64 {
+    (CONTACT_SHADOW_RANGE.0 + CONTACT_SHADOW_RANGE.1) / 2.0
 }
 
 fn one() -> f64 {
@@ -85,6 +95,7 @@ impl Light {
             gradient_origin_mm: origin_mm,
             brightness: 1.0,
             cast: [1.0; 3],
+            contact_shadow: uniform(&mut rng, CONTACT_SHADOW_RANGE.0, CONTACT_SHADOW_RANGE.1),
         }
     }
 

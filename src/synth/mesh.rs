@@ -25,7 +25,7 @@ pub(crate) struct Tri {
 pub(crate) struct Material {
     /// Strength of the specular highlight (plastic ~0.2, paper 0).
     pub specular: f32,
-    pub shininess: f32,
+    pub shininess: i32,
     /// Low parts lying on the table (string, beads, crab, the board) are darkened by the planar
     /// shadows cast on the table.
     pub receives_shadow: bool,
@@ -37,21 +37,21 @@ pub(crate) struct Material {
 impl Material {
     pub(crate) const PLASTIC: Material = Material {
         specular: 0.18,
-        shininess: 24.0,
+        shininess: 24,
         receives_shadow: false,
         casts_shadow: true,
         cull: true,
     };
     pub(crate) const MATTE: Material = Material {
         specular: 0.04,
-        shininess: 8.0,
+        shininess: 8,
         receives_shadow: false,
         casts_shadow: true,
         cull: true,
     };
     pub(crate) const SKIN: Material = Material {
         specular: 0.06,
-        shininess: 10.0,
+        shininess: 10,
         receives_shadow: false,
         casts_shadow: true,
         cull: true,

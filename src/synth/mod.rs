@@ -42,9 +42,9 @@ mod string_loop;
 mod surface;
 mod truth;
 
-pub use counter::{BeadPlacement, CounterLayout, DEFAULT_BEADS};
+pub use counter::{BeadPlacement, CounterLayout};
 pub use faults::{CameraNudge, Faults, Hand, LightingChange};
-pub use files::{BOARD_FILE, EMPTY_FILE, SceneFiles, TRUTH_FILE, frame_file, write_scene};
+pub use files::{BOARD_FILE, EMPTY_FILE, SceneFiles, TRUTH_FILE, frame_file, write_scene, write_scene_with};
 pub use frame::Frame;
 pub use layout::{Layout, NearTie, PlacedPiece};
 pub use light::Light;

@@ -304,7 +304,7 @@ fn gold_bar(entry: &CatalogEntry, top_inset: f64, colour: Rgb) -> Vec<Part> {
         .collect();
     let mut p = Part::new(Material {
         specular: 0.45,
-        shininess: 30.0,
+        shininess: 30,
         ..Material::PLASTIC
     });
     p.prism(&Prism {
@@ -325,7 +325,7 @@ fn gem(entry: &CatalogEntry, colour: Rgb) -> Vec<Part> {
     let crown: Vec<PointMm> = outline.iter().map(|&q| q * 0.55).collect();
     let mut p = Part::new(Material {
         specular: 0.5,
-        shininess: 40.0,
+        shininess: 40,
         ..Material::PLASTIC
     });
     p.prism(&Prism::new(&outline, 0.0, 0.65 * h, colour));
@@ -367,7 +367,7 @@ fn chest(entry: &CatalogEntry, colour: Rgb) -> Vec<Part> {
     // Metal bands and latch.
     let mut metal = Part::new(Material {
         specular: 0.4,
-        shininess: 25.0,
+        shininess: 25,
         ..Material::PLASTIC
     });
     let brass = rgb8(0xC8, 0xA2, 0x48);
@@ -410,7 +410,7 @@ fn bottle(length: f64, diameter: f64, colour: Rgb) -> Vec<Part> {
     ];
     let mut p = Part::new(Material {
         specular: 0.55,
-        shininess: 40.0,
+        shininess: 40,
         ..Material::PLASTIC
     });
     p.lathe_x(&profile, r, colour, 16);

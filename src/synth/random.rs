@@ -87,11 +87,17 @@ pub(crate) fn lattice(seed: u32, x: i32, y: i32) -> f32 {
     (hash2(seed, x, y) >> 8) as f32 / (1u32 << 24) as f32
 }
 
+/// `floor` without a libm call (the baseline x86-64 target has no rounding instruction).
+#[inline]
+fn fast_floor(v: f32) -> i32 {
+    let i = v as i32;
+    if v < i as f32 { i - 1 } else { i }
+}
+
 /// Smooth value noise in `[0, 1)` with unit lattice spacing.
 pub(crate) fn value_noise(seed: u32, x: f32, y: f32) -> f32 {
-    let xf = x.floor();
-    let yf = y.floor();
-    let (ix, iy) = (xf as i32, yf as i32);
+    let (ix, iy) = (fast_floor(x), fast_floor(y));
+    let (xf, yf) = (ix as f32, iy as f32);
     let (fx, fy) = (x - xf, y - yf);
     let sx = fx * fx * (3.0 - 2.0 * fx);
     let sy = fy * fy * (3.0 - 2.0 * fy);

@@ -7,8 +7,8 @@
 //! means "nothing but the table". Colours are linear RGB.
 
 use super::light::{Light, Rgb};
-use super::mesh::{Part, V3};
-use crate::table::{Camera, PointMm};
+use super::mesh::{Part, V3, triangulate};
+use crate::table::{Camera, PointMm, PolygonMm};
 use nalgebra::Matrix3;
 
 /// Triangles whose vertices come closer than this to the camera plane are dropped.
@@ -123,6 +123,8 @@ pub(crate) struct Raster {
     pub depth: Vec<f32>,
     /// Fraction of the key light blocked on the table (0 = lit, 1 = full shadow), blurred.
     pub shadow: Vec<f32>,
+    /// Fraction of the ambient light blocked on the table next to pieces (contact shadows).
+    pub occlusion: Vec<f32>,
 }
 
 impl Raster {
@@ -134,6 +136,30 @@ impl Raster {
             colour: vec![[0.0; 3]; n],
             depth: vec![f32::INFINITY; n],
             shadow: vec![0.0; n],
+            occlusion: vec![0.0; n],
+        }
+    }
+
+    /// Rasterises the footprints of pieces standing on the table into the (unblurred) occlusion
+    /// mask: blurred, it darkens the ambient light around their bases.
+    pub(crate) fn occlude(&mut self, view: &View, footprints: &[PolygonMm]) {
+        for fp in footprints {
+            let pts: Vec<[f64; 3]> = fp
+                .points()
+                .iter()
+                .filter_map(|p| view.project(&V3::new(p.x, p.y, 0.0)))
+                .collect();
+            if pts.len() != fp.len() || pts.len() < 3 {
+                continue;
+            }
+            for [a, b, c] in triangulate(fp.points()) {
+                fill_triangle(
+                    &mut self.occlusion,
+                    self.width,
+                    self.height,
+                    [pts[a], pts[b], pts[c]],
+                );
+            }
         }
     }
 
@@ -221,7 +247,7 @@ impl Raster {
                     let diffuse = (n.dot(&l).max(0.0) as f32) * lit;
                     let half = (l + to_eye).try_normalize(1e-12).unwrap_or(n);
                     let spec = if diffuse > 0.0 {
-                        m.specular * (n.dot(&half).max(0.0) as f32).powf(m.shininess) * lit
+                        m.specular * (n.dot(&half).max(0.0) as f32).powi(m.shininess) * lit
                     } else {
                         0.0
                     };
@@ -237,14 +263,14 @@ impl Raster {
         }
     }
 
-    /// Shades every pixel where only the table is seen. `albedo(x, y)` gives the table's colour at
-    /// a table point; where `supersample(x, y)` is true the pixel averages an 8 x 8 grid of samples
+    /// Shades every pixel where only the table is seen. `albedo(x, y, mm_per_px)` gives the
+    /// table's colour at a table point as seen by a pixel of that size; where `supersample(x, y)` is true the pixel averages an 8 x 8 grid of samples
     /// (the printed board needs it for sub-pixel corners).
     pub(crate) fn draw_table(
         &mut self,
         view: &View,
         shading: &Shading<'_>,
-        albedo: &dyn Fn(f64, f64) -> Rgb,
+        albedo: &dyn Fn(f64, f64, f64) -> Rgb,
         supersample: &dyn Fn(f64, f64) -> bool,
     ) {
         const SUB: usize = 8;
@@ -258,6 +284,10 @@ impl Raster {
                 let Some(p) = view.pixel_to_table(x as f64, y as f64) else {
                     continue;
                 };
+                let mm_per_px = view
+                    .pixel_to_table(x as f64 + 1.0, y as f64)
+                    .map(|q| (q - p).dot(q - p).sqrt())
+                    .unwrap_or(1.0);
                 let a = if supersample(p.x, p.y) {
                     let mut acc = [0.0f32; 3];
                     for sy in 0..SUB {
@@ -265,7 +295,7 @@ impl Raster {
                             let u = x as f64 + (sx as f64 + 0.5) / SUB as f64 - 0.5;
                             let v = y as f64 + (sy as f64 + 0.5) / SUB as f64 - 0.5;
                             if let Some(q) = view.pixel_to_table(u, v) {
-                                let c = albedo(q.x, q.y);
+                                let c = albedo(q.x, q.y, mm_per_px / SUB as f64);
                                 for (a, v) in acc.iter_mut().zip(c) {
                                     *a += v;
                                 }
@@ -274,12 +304,14 @@ impl Raster {
                     }
                     acc.map(|v| v / (SUB * SUB) as f32)
                 } else {
-                    albedo(p.x, p.y)
+                    albedo(p.x, p.y, mm_per_px)
                 };
                 let lit = cos_table * (1.0 - self.shadow[idx]);
+                let open = 1.0 - self.occlusion[idx];
                 let fall = shading.light.falloff(p.x, p.y);
-                self.colour[idx] =
-                    std::array::from_fn(|ch| a[ch] * (shading.ambient[ch] + shading.key[ch] * lit) * fall);
+                self.colour[idx] = std::array::from_fn(|ch| {
+                    a[ch] * (shading.ambient[ch] * open + shading.key[ch] * lit) * fall
+                });
             }
         }
     }

@@ -17,7 +17,7 @@ use super::scene::Scene;
 use super::sensor::{self, DistortionMaps};
 use crate::calibrate::aruco;
 use crate::games::crash_octopus::Bead;
-use crate::table::Camera;
+use crate::table::{Camera, PolygonMm, Shape};
 use opencv::core::{self, Mat, Size};
 use opencv::imgproc;
 use opencv::prelude::*;
@@ -30,6 +30,8 @@ const BOARD_TEXELS_PER_MM: f64 = 8.0;
 const INK_ALBEDO: f32 = 0.045;
 /// Width of the soft edge of the table shadows, mm (the lamp is not a point).
 const SHADOW_SOFTNESS_MM: f64 = 1.8;
+/// Reach of the contact shadows around a piece's base, mm (Gaussian sigma).
+const CONTACT_SHADOW_MM: f64 = 3.0;
 /// Height of the string's centre above the table, mm (it lies on the table).
 const STRING_LIFT_MM: f64 = 2.0;
 /// Sides of the string's tube.
@@ -113,35 +115,74 @@ impl BoardTexture {
 pub fn render_board(scene: &Scene) -> Result<Mat, SynthError> {
     let counter = scene.counter(0, EMPTY_COUNTER_VARIANT)?;
     let parts = counter_parts(scene, &counter, true)?;
+    let bases = counter_bases(scene, &counter)?;
     let noise = mix64(scene.spec.seed ^ mix64(Purpose::Noise as u64) ^ BOARD_NOISE_INDEX);
-    render_parts(scene, &scene.camera, &scene.light, &parts, true, Some(noise))
+    render_parts(
+        scene,
+        &scene.camera,
+        &scene.light,
+        &parts,
+        &bases,
+        true,
+        Some(noise),
+    )
 }
 
 /// The empty set-up capture: the string, the beads and the crab before the first bead.
 pub fn render_empty(scene: &Scene) -> Result<Mat, SynthError> {
     let counter = scene.counter(0, EMPTY_COUNTER_VARIANT)?;
     let parts = counter_parts(scene, &counter, true)?;
+    let bases = counter_bases(scene, &counter)?;
     let noise = mix64(scene.spec.seed ^ mix64(Purpose::Noise as u64) ^ EMPTY_NOISE_INDEX);
-    render_parts(scene, &scene.camera, &scene.light, &parts, false, Some(noise))
+    render_parts(
+        scene,
+        &scene.camera,
+        &scene.light,
+        &parts,
+        &bases,
+        false,
+        Some(noise),
+    )
 }
 
 /// A game frame: every piece of `layout` (its crab and beads included), with `options`' camera,
 /// light, hand and noise.
 pub fn render_frame(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<Mat, SynthError> {
     let mut parts = counter_parts(scene, &layout.counter, false)?;
+    let mut bases = counter_bases(scene, &layout.counter)?;
+    bases.truncate(layout.counter.beads.len());
     for p in &layout.pieces {
         let entry = scene.entry(&p.entry)?;
         parts.extend(piece_parts(entry, p.center_mm, p.angle_rad, p.base_mm, p.top));
+        if p.base_mm == 0.0 {
+            bases.push(entry.footprint(p.center_mm, p.angle_rad));
+        }
     }
     if let Some(hand) = &options.hand {
         parts.extend(hand.parts());
     }
     let camera = options.camera.as_ref().unwrap_or(&scene.camera);
     let light = options.light.as_ref().unwrap_or(&scene.light);
-    render_parts(scene, camera, light, &parts, false, options.noise_seed)
+    render_parts(scene, camera, light, &parts, &bases, false, options.noise_seed)
 }
 
 /// The string, the beads and (with `with_crab`) the crab of a counter layout.
+/// Where the beads and the crab touch the table (for their contact shadows); the crab last.
+fn counter_bases(scene: &Scene, counter: &CounterLayout) -> Result<Vec<PolygonMm>, SynthError> {
+    let r = scene.catalog.string.bead_diameter_mm / 2.0;
+    let mut out: Vec<PolygonMm> = counter
+        .beads
+        .iter()
+        .map(|b| Shape::Disc { diameter_mm: 2.0 * r }.footprint(b.center_mm, 0.0))
+        .collect();
+    let crab = scene
+        .catalog
+        .piece(crate::table::PieceKind::Crab, None)
+        .ok_or_else(|| SynthError::Catalog("the catalog has no crab".into()))?;
+    out.push(crab.footprint(counter.crab_center_mm, counter.crab_angle_rad));
+    Ok(out)
+}
+
 fn counter_parts(scene: &Scene, counter: &CounterLayout, with_crab: bool) -> Result<Vec<Part>, SynthError> {
     let spec = &scene.catalog.string;
     let mut parts = Vec::with_capacity(counter.beads.len() + 2);
@@ -192,6 +233,7 @@ fn render_parts(
     camera: &Camera,
     light: &Light,
     parts: &[Part],
+    bases: &[PolygonMm],
     board: bool,
     noise_seed: Option<u64>,
 ) -> Result<Mat, SynthError> {
@@ -224,6 +266,13 @@ fn render_parts(
     raster.cast_shadows(&view, &shading.to_light, parts);
     let softness_px = SHADOW_SOFTNESS_MM * view.px_per_mm_at(scene.ocean().centroid());
     blur_mask(&mut raster.shadow, canvas.width, canvas.height, softness_px)?;
+    raster.occlude(&view, bases);
+    let contact_px = CONTACT_SHADOW_MM * view.px_per_mm_at(scene.ocean().centroid());
+    blur_mask(&mut raster.occlusion, canvas.width, canvas.height, contact_px)?;
+    let strength = light.contact_shadow.clamp(0.0, 1.0) as f32;
+    for o in &mut raster.occlusion {
+        *o *= strength;
+    }
     for p in parts {
         raster.draw_part(&view, &shading, p);
     }
@@ -239,7 +288,8 @@ fn render_parts(
     let paper_colour: Rgb = rgb8(paper.srgb[0], paper.srgb[1], paper.srgb[2]);
     let ink = mix([0.0; 3], paper_colour, INK_ALBEDO);
     let (bw, bh) = scene.board.size_mm();
-    let albedo = |x: f64, y: f64| -> Rgb {
+    let table = scene.surface.texture();
+    let albedo = |x: f64, y: f64, mm_per_px: f64| -> Rgb {
         if let Some(t) = texture
             && paper.contains(crate::table::PointMm::new(x, y))
         {
@@ -248,7 +298,7 @@ fn render_parts(
             }
             return paper_colour;
         }
-        scene.surface.albedo(x, y)
+        table.albedo(x, y, mm_per_px)
     };
     let near_paper = |x: f64, y: f64| {
         texture.is_some() && {

@@ -6,7 +6,7 @@
 //! centred on an A4 sheet ([`Paper`]) that lies flat in the ocean for the board capture.
 
 use super::SynthError;
-use super::counter::{CounterLayout, DEFAULT_BEADS, lay_counter};
+use super::counter::{CounterLayout, lay_counter};
 use super::light::Light;
 use super::random::{Purpose, chance, stream, uniform};
 use super::rig::{
@@ -122,10 +122,7 @@ impl Scene {
         spec.validate()?;
         let beads = match &spec.beads {
             Some(b) => b.clone(),
-            None => DEFAULT_BEADS.parse().map_err(|e: String| SynthError::Spec {
-                field: "beads",
-                expected: e,
-            })?,
+            None => default_beads()?,
         };
         let board = BoardSpec::default();
         let paper = Paper::centred_on(&board);
@@ -356,6 +353,16 @@ fn box_pieces(spec: &SceneSpec, catalog: &Catalog) -> Result<Vec<BoxPiece>, Synt
     push(need(PieceKind::InkDie, None)?);
     push(need(PieceKind::Crab, None)?);
     Ok(out)
+}
+
+/// The game's default bead sequence, from `assets/crash_octopus.toml` (the one the rules use).
+fn default_beads() -> Result<BeadSequence, SynthError> {
+    crate::games::crash_octopus::rules_data::RulesData::builtin()
+        .map(|d| d.counter.beads)
+        .map_err(|e| SynthError::Spec {
+            field: "beads",
+            expected: e.to_string(),
+        })
 }
 
 #[cfg(test)]

@@ -11,6 +11,15 @@ use serde::{Deserialize, Serialize};
 pub const PLANK_WIDTH_RANGE_MM: (f64, f64) = (90.0, 180.0);
 /// Width of the dark seam between planks, mm.
 const SEAM_MM: f64 = 0.8;
+/// Period of the wood's growth rings across the grain, mm.
+const RING_PERIOD_MM: f32 = 5.5;
+
+/// How much of a pattern of `period_mm` survives at `mm_per_px`: 1 above four pixels per period,
+/// 0 below two (it would alias).
+fn resolved(period_mm: f32, mm_per_px: f64) -> f32 {
+    let px = period_mm / mm_per_px.max(1e-6) as f32;
+    ((px - 2.0) / 2.0).clamp(0.0, 1.0)
+}
 
 /// The kind of table top.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,44 +108,77 @@ impl Surface {
         }
     }
 
-    /// The table's albedo (linear RGB) at a table point.
-    pub(crate) fn albedo(&self, x: f64, y: f64) -> Rgb {
-        let base = rgb8(self.base_srgb[0], self.base_srgb[1], self.base_srgb[2]);
-        let a = self.grain_deg.to_radians();
-        let (s, c) = a.sin_cos();
+    /// The surface ready for per-pixel lookups (its constants computed once).
+    pub(crate) fn texture(&self) -> Texture {
+        let (sin, cos) = self.grain_deg.to_radians().sin_cos();
+        Texture {
+            kind: self.kind,
+            base: rgb8(self.base_srgb[0], self.base_srgb[1], self.base_srgb[2]),
+            sin,
+            cos,
+            plank_width_mm: self.plank_width_mm as f32,
+            variation: self.variation as f32,
+            seed: self.texture_seed,
+        }
+    }
+}
+
+/// A [`Surface`] prepared for rendering.
+#[derive(Debug, Clone)]
+pub(crate) struct Texture {
+    kind: SurfaceKind,
+    base: Rgb,
+    sin: f64,
+    cos: f64,
+    plank_width_mm: f32,
+    variation: f32,
+    seed: u32,
+}
+
+impl Texture {
+    /// The table's albedo (linear RGB) at a table point, seen by a pixel `mm_per_px` wide: detail
+    /// finer than about two pixels fades to its mean, as a lens would blur it (no moire).
+    pub(crate) fn albedo(&self, x: f64, y: f64, mm_per_px: f64) -> Rgb {
+        let base = self.base;
+        let (s, c) = (self.sin, self.cos);
         // u along the grain, v across.
         let u = (c * x + s * y) as f32;
         let v = (-s * x + c * y) as f32;
-        let k = self.variation as f32;
-        let seed = self.texture_seed;
+        let k = self.variation;
+        let seed = self.seed;
         match self.kind {
             SurfaceKind::Wood | SurfaceKind::DarkWood => {
-                let w = self.plank_width_mm as f32;
+                let w = self.plank_width_mm;
                 let plank = (v / w).floor();
                 let in_plank = v - plank * w;
                 let tone = 1.0 + k * 0.16 * (lattice(seed, plank as i32, 7) - 0.5);
                 let pseed = seed.wrapping_add((plank as i32 as u32).wrapping_mul(0x9E37));
                 let warp = fbm(pseed, u * 0.004, v * 0.05, 3);
-                let rings = (std::f32::consts::TAU * (v + 45.0 * warp) / 5.5).sin();
+                let rings = (std::f32::consts::TAU * (v + 45.0 * warp) / RING_PERIOD_MM).sin()
+                    * resolved(RING_PERIOD_MM, mm_per_px);
                 let streak = value_noise(pseed ^ 0xA5A5, u * 0.02, v * 0.6);
                 let f = 0.5 + 0.22 * rings * warp + 0.28 * (streak - 0.5);
                 let dark = scale(base, 0.72);
                 let light = scale(base, 1.15);
                 let mut col = scale(mix(dark, light, f.clamp(0.0, 1.0)), tone);
-                if in_plank < SEAM_MM as f32 || in_plank > w - SEAM_MM as f32 {
-                    col = scale(col, 0.55);
+                // The seam darkens its share of the pixel.
+                let seam = SEAM_MM.max(mm_per_px) as f32;
+                if in_plank < seam || in_plank > w - seam {
+                    col = scale(col, 1.0 - 0.45 * (SEAM_MM / mm_per_px.max(SEAM_MM)) as f32);
                 }
                 col
             }
             SurfaceKind::Cloth => {
                 let mottle = fbm(seed, x as f32 * 0.012, y as f32 * 0.012, 3) - 0.5;
-                let fine = lattice(seed ^ 0x00C1_07A5, (u * 1.4) as i32, (v * 1.4) as i32) - 0.5;
+                let fine = (lattice(seed ^ 0x00C1_07A5, (u * 1.4) as i32, (v * 1.4) as i32) - 0.5)
+                    * resolved(1.4, mm_per_px);
                 let weave = value_noise(seed ^ 0x77, u * 0.9, v * 0.15) - 0.5;
                 scale(base, 1.0 + k * (0.12 * mottle + 0.06 * fine + 0.05 * weave))
             }
             SurfaceKind::Laminate => {
                 let mottle = fbm(seed, x as f32 * 0.006, y as f32 * 0.006, 2) - 0.5;
-                let speckle = lattice(seed ^ 0x5BEC, (x * 1.2) as i32, (y * 1.2) as i32) - 0.5;
+                let speckle = (lattice(seed ^ 0x5BEC, (x * 1.2) as i32, (y * 1.2) as i32) - 0.5)
+                    * resolved(1.6, mm_per_px);
                 scale(base, 1.0 + k * (0.06 * mottle + 0.03 * speckle))
             }
         }
@@ -152,9 +194,10 @@ mod tests {
         for kind in SurfaceKind::ALL {
             let mut s = Surface::sample(3);
             s.kind = kind;
+            let s = s.texture();
             let samples: Vec<f32> = (0..400)
                 .map(|i| {
-                    let c = s.albedo(i as f64 * 3.7, (i * i % 97) as f64 * 5.1);
+                    let c = s.albedo(i as f64 * 3.7, (i * i % 97) as f64 * 5.1, 0.5);
                     (c[0] + c[1] + c[2]) / 3.0
                 })
                 .collect();

@@ -260,3 +260,60 @@ pub fn board_corners_px(scene: &Scene) -> Vec<(usize, crate::table::PointPx)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::faults::Faults;
+    use crate::synth::spec::SceneSpec;
+
+    #[test]
+    fn pieces_are_reported_in_the_analyze_vocabulary() {
+        let scene = Scene::generate(&SceneSpec::new(6, 4)).unwrap();
+        let faults = Faults {
+            pushed_out: 1,
+            ..Faults::none()
+        };
+        let frame = scene.frame(1, &faults).unwrap();
+        let t = frame_truth(&scene, &frame, "frame_001.jpg");
+        assert_eq!(t.image, "frame_001.jpg");
+        assert_eq!(t.pieces.len(), scene.pieces.len());
+        for p in &t.pieces {
+            let r = &p.report;
+            let placed = frame.layout.piece(&r.id).unwrap();
+            let round = scene.catalog.entry(&placed.entry).unwrap().shape.is_round();
+            assert_eq!(r.angle_deg.is_none(), round, "{}", r.id);
+            if let Some(a) = r.angle_deg {
+                assert!((-180.0..180.0).contains(&a));
+            }
+            match r.piece {
+                PieceKind::Crab => assert!(r.in_ocean && r.on_string),
+                PieceKind::InkDie => assert!(r.top.is_some()),
+                PieceKind::Ship | PieceKind::Anchor => assert!(r.color.is_some()),
+                PieceKind::Treasure => assert!(r.treasure.is_some()),
+                _ => {}
+            }
+            if r.loaded_on.is_some() {
+                assert!(!r.on_string && r.in_ocean && p.base_mm > 0.0);
+            }
+            assert_eq!(p.visible, !frame.pushed_out.contains(&r.id), "{}", r.id);
+            assert_eq!(
+                r.in_ocean,
+                r.piece == PieceKind::Crab || scene.ocean().contains(r.center_mm)
+            );
+        }
+        assert_eq!(t.counter.crab, frame.layout.counter.crab);
+        assert_eq!(t.counter.next, scene.beads.get(frame.layout.counter.crab));
+    }
+
+    #[test]
+    fn board_corners_are_inside_the_image() {
+        let scene = Scene::generate(&SceneSpec::new(2, 2)).unwrap();
+        let corners = board_corners_px(&scene);
+        assert_eq!(corners.len(), 24);
+        let k = &scene.camera.intrinsics;
+        for (_, p) in corners {
+            assert!(p.x > 0.0 && p.y > 0.0 && p.x < k.width as f64 && p.y < k.height as f64);
+        }
+    }
+}

@@ -440,12 +440,26 @@ impl Catalog {
         }
     }
 
+    /// Reads a catalog file. Directories, devices (`/dev/zero`) and files over
+    /// [`crate::fsutil::MAX_INPUT_BYTES`] are refused before reading, so a wrong path can never
+    /// hang or fill memory.
     pub fn load(path: &Path) -> Result<Catalog, CatalogError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CatalogError::Io {
-            path: path.display().to_string(),
-            source,
+        let name = path.display().to_string();
+        let bytes = crate::fsutil::read_input(path).map_err(|e| CatalogError::Io {
+            path: name.clone(),
+            source: std::io::Error::other(match e {
+                crate::fsutil::FileError::Io { message, .. } => message,
+                other => other.to_string(),
+            }),
         })?;
-        Catalog::from_toml_str(&text, &path.display().to_string())
+        let text = String::from_utf8(bytes).map_err(|e| CatalogError::Parse {
+            path: name.clone(),
+            message: format!(
+                "not UTF-8 text (invalid byte at offset {}); expected a TOML file",
+                e.utf8_error().valid_up_to()
+            ),
+        })?;
+        Catalog::from_toml_str(&text, &name)
     }
 
     pub fn from_toml_str(text: &str, path: &str) -> Result<Catalog, CatalogError> {

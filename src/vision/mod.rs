@@ -22,6 +22,7 @@ pub mod region;
 pub mod solid;
 pub mod synthetic;
 pub mod taught;
+pub mod tracking;
 pub mod view;
 
 #[cfg(test)]

@@ -15,13 +15,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 pub fn run(file: &Path, json: bool) -> CliResult {
-    let input: FinalInput = fsutil::read_json(file).map_err(CliError::input)?;
-    let score = score_final(&input).map_err(|e| match e {
-        ScoreError::Input(e) => {
-            CliError::input(anyhow!("{}: field `{}`: {}", file.display(), e.field, e.message))
-        }
-        ScoreError::Data(e) => CliError::failed(e),
-    })?;
+    let bytes = fsutil::read_input(file).map_err(CliError::input)?;
+    let score = score_bytes(&bytes, file)?;
     if json {
         emit_json(&score)?;
         say(&summary(&score));
@@ -29,6 +24,19 @@ pub fn run(file: &Path, json: bool) -> CliResult {
         say(&report(&score));
     }
     Ok(())
+}
+
+/// Parses a final-scoring input (the bytes of `file`, which names it in messages) and scores it:
+/// all that `run` does but reading the file and printing. Bad input is [`CliError::Input`] naming
+/// `file` and the field; it never panics, whatever the bytes (fuzzed by `fuzz/`).
+pub fn score_bytes(bytes: &[u8], file: &Path) -> Result<FinalScore, CliError> {
+    let input: FinalInput = fsutil::parse_json(bytes, file).map_err(CliError::input)?;
+    score_final(&input).map_err(|e| match e {
+        ScoreError::Input(e) => {
+            CliError::input(anyhow!("{}: field `{}`: {}", file.display(), e.field, e.message))
+        }
+        ScoreError::Data(e) => CliError::failed(e),
+    })
 }
 
 /// One line: who won with how many VP.

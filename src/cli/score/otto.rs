@@ -8,7 +8,7 @@
 //! reported, not errors.
 
 use crate::cli::{CliError, CliResult, emit_json, say};
-use crate::fsutil::{FileError, read_input, read_json};
+use crate::fsutil::{FileError, parse_json, read_input};
 use crate::games::otto::arm::ArmEnd;
 use crate::games::otto::record::{DEFAULT_SOURCE, MoveReport, RecordReport};
 use crate::games::otto::{
@@ -18,16 +18,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 pub fn run(file: &Path, json: bool) -> CliResult {
-    let record: GameRecord = read_json(file).map_err(CliError::input)?;
-    let layout = load_board(file, &record.board)?;
-    let tiles = load_tiles(file, &record.tiles)?;
-    let report = score_record(&record, layout, &tiles).map_err(|e| {
-        CliError::input(FileError::Invalid {
-            path: file.to_path_buf(),
-            field: e.field,
-            message: e.message,
-        })
-    })?;
+    let bytes = read_input(file).map_err(CliError::input)?;
+    let OttoScore { report, tiles } = score_bytes(&bytes, file)?;
     if json {
         say(&summary(&report));
         emit_json(&report)
@@ -35,6 +27,41 @@ pub fn run(file: &Path, json: bool) -> CliResult {
         say(&breakdown(&report, &tiles));
         Ok(())
     }
+}
+
+/// A scored record and the tile set it was scored with (the breakdown names fish by it).
+#[derive(Debug)]
+pub struct OttoScore {
+    pub report: RecordReport,
+    pub tiles: TileSet,
+}
+
+/// Parses a game record (the bytes of `file`, which names it in messages), loads the board and
+/// tile set it names (relative to `file`) and scores it: all that `run` does but reading the
+/// record and printing. Bad input is [`CliError::Input`] naming the file and the field; it never
+/// panics, whatever the bytes (fuzzed by `fuzz/`).
+pub fn score_bytes(bytes: &[u8], file: &Path) -> Result<OttoScore, CliError> {
+    let record: GameRecord = parse_json(bytes, file).map_err(CliError::input)?;
+    let layout = load_board(file, &record.board)?;
+    let tiles = load_tiles(file, &record.tiles)?;
+    let report = score_parsed(&record, layout, &tiles, file)?;
+    Ok(OttoScore { report, tiles })
+}
+
+/// Scores a parsed record on a given board and tile set; errors name `file` and the field.
+pub fn score_parsed(
+    record: &GameRecord,
+    layout: BoardLayout,
+    tiles: &TileSet,
+    file: &Path,
+) -> Result<RecordReport, CliError> {
+    score_record(record, layout, tiles).map_err(|e| {
+        CliError::input(FileError::Invalid {
+            path: file.to_path_buf(),
+            field: e.field,
+            message: e.message,
+        })
+    })
 }
 
 /// A file named by a record, relative to the record's directory.
@@ -78,7 +105,8 @@ fn load_tiles(record: &Path, source: &str) -> Result<TileSet, CliError> {
         .map_err(|e| field_error(record, "tiles", format!("not a valid tile set: {e}")))
 }
 
-fn summary(report: &RecordReport) -> String {
+/// One line: moves, illegal moves, ranking, winners.
+pub fn summary(report: &RecordReport) -> String {
     let illegal = report.moves.iter().filter(|m| !m.legal).count();
     let ranking = report
         .players
@@ -95,7 +123,7 @@ fn summary(report: &RecordReport) -> String {
 }
 
 /// The readable breakdown: moves, the final Ocean, results, notes.
-fn breakdown(report: &RecordReport, tiles: &TileSet) -> String {
+pub fn breakdown(report: &RecordReport, tiles: &TileSet) -> String {
     let mut out = String::new();
     let mode = match (report.solo, report.open, report.simplified) {
         (true, _, true) => "solo, simplified play",

@@ -5,6 +5,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Most beads a sequence may have. The box's Octo-Counter has 16; a home-made longer string is
+/// fine up to this, and the limit keeps a hostile record from making every event copy megabytes.
+pub const MAX_BEADS: usize = 256;
+
 /// One bead of the Octo-Counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Bead {
@@ -52,15 +56,27 @@ impl std::fmt::Display for BeadSequence {
 impl std::str::FromStr for BeadSequence {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let count = s.chars().count();
+        if count > MAX_BEADS {
+            return Err(format!(
+                "{count} beads; expected at most {MAX_BEADS} B/K letters (the box's counter has 16)"
+            ));
+        }
         let beads = s
             .chars()
             .enumerate()
             .map(|(i, c)| match c {
                 'B' | 'b' => Ok(Bead::Blue),
                 'K' | 'k' => Ok(Bead::Black),
+                // Non-ASCII look-alikes (the Kelvin sign U+212A shows as K) get their code point.
                 other => Err(format!(
-                    "bead {} is {other:?}; expected B (blue) or K (black), e.g. \"BBBKBBBKBBKBBKKK\"",
-                    i + 1
+                    "bead {} is {other:?}{}; expected B (blue) or K (black), e.g. \"BBBKBBBKBBKBBKKK\"",
+                    i + 1,
+                    if other.is_ascii() {
+                        String::new()
+                    } else {
+                        format!(" (U+{:04X})", u32::from(other))
+                    }
                 )),
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -95,5 +111,10 @@ mod tests {
         assert_eq!(s.get(3), Some(Bead::Black));
         assert_eq!(s.to_string(), "BBBKBBBKBBKBBKKK");
         assert!("BBX".parse::<BeadSequence>().unwrap_err().contains("bead 3"));
+        let kelvin = "BB\u{212A}".parse::<BeadSequence>().unwrap_err();
+        assert!(kelvin.contains("bead 3") && kelvin.contains("U+212A"), "{kelvin}");
+        assert!("B".repeat(MAX_BEADS).parse::<BeadSequence>().is_ok());
+        let err = "B".repeat(MAX_BEADS + 1).parse::<BeadSequence>().unwrap_err();
+        assert!(err.contains("at most 256"), "{err}");
     }
 }

@@ -62,6 +62,9 @@ pub enum ReplayError {
     /// The record's set-up (`players`, `modules`, `types`) is not one the rules allow.
     #[error("{}: {error}", error.field())]
     Setup { error: SetupError },
+    /// The record has more events than [`super::record::MAX_EVENTS`]: nothing is replayed.
+    #[error("events: {count} events; at most {max} are accepted (a whole game is a few hundred)")]
+    TooManyEvents { count: usize, max: usize },
     /// `events[index]` is not allowed at that moment.
     #[error("events[{index}] ({kind} by {player}): {error}")]
     Event {
@@ -143,6 +146,12 @@ impl Game {
 
     /// Replays a game record with the given rules data (e.g. the user's own bead sequence).
     pub fn replay_with(record: &Record, data: &RulesData) -> Result<Game, ReplayError> {
+        if record.events.len() > super::record::MAX_EVENTS {
+            return Err(ReplayError::TooManyEvents {
+                count: record.events.len(),
+                max: super::record::MAX_EVENTS,
+            });
+        }
         let setup = record.setup(data).map_err(|error| ReplayError::Setup { error })?;
         let mut game = Game::new(setup).map_err(|error| ReplayError::Setup { error })?;
         for (index, event) in record.events.iter().enumerate() {

@@ -17,6 +17,11 @@ use super::rules_data::RulesData;
 use super::setup::{Modules, Setup, SetupError};
 use serde::{Deserialize, Serialize};
 
+/// Most events a record may hold. A family game is a few hundred (the crab moves once per loaded
+/// treasure, 16 beads in the box); the limit bounds the time and memory a replay may take, so a
+/// hostile or corrupt million-event file is refused at once with a clear error.
+pub const MAX_EVENTS: usize = 10_000;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {

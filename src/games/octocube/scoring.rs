@@ -19,6 +19,11 @@ use serde::{Deserialize, Serialize};
 /// Most players in one game (one cube each).
 pub const MAX_PLAYERS: usize = 4;
 
+/// Most Score actions (`retrievals`) one player may list. A game gives each player a few dozen
+/// turns; the limit bounds the work and the report's size on a hostile file (a retrieval may be
+/// empty, "all, some, or none", so the box's contents alone do not bound their number).
+pub const MAX_RETRIEVALS: usize = 1_000;
+
 /// What one Score action earned: the series VP per object type and the coins.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RetrievalScore {
@@ -224,6 +229,15 @@ impl FinalInput {
                     ));
                 }
                 board_totals[o.index()] += n;
+            }
+            if p.retrievals.len() > MAX_RETRIEVALS {
+                return Err(input_err(
+                    format!("{at}.retrievals"),
+                    format!(
+                        "{} Score actions; expected at most {MAX_RETRIEVALS} (a game has a few dozen turns)",
+                        p.retrievals.len()
+                    ),
+                ));
             }
             let mut retrieved = [0u64; 5];
             let mut retrieved_coins = 0u64;

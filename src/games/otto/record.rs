@@ -34,6 +34,15 @@ use std::collections::BTreeMap;
 /// The name that selects the built-in board or tile set.
 pub const DEFAULT_SOURCE: &str = "default";
 
+/// Most players a record may name: the box's 60 tiles deal a hand of 3 to at most 20 players.
+/// The limit also keeps checking names for duplicates cheap on a hostile file.
+pub const MAX_PLAYERS: usize = 20;
+
+/// Most moves a record may hold. A game places at most the box's 60 tiles, with passes between;
+/// the limit bounds the time and memory scoring may take, so a hostile million-move file is
+/// refused at once with a clear error.
+pub const MAX_MOVES: usize = 10_000;
+
 fn default_source() -> String {
     DEFAULT_SOURCE.to_string()
 }
@@ -253,6 +262,24 @@ impl GameRecord {
     fn check_players(&self) -> Result<(), RecordError> {
         if self.players.is_empty() {
             return Err(bad("players", "expected at least one player's name"));
+        }
+        if self.players.len() > MAX_PLAYERS {
+            return Err(bad(
+                "players",
+                format!(
+                    "{} players; expected at most {MAX_PLAYERS} (the box deals a hand of 3 to at most 20)",
+                    self.players.len()
+                ),
+            ));
+        }
+        if self.moves.len() > MAX_MOVES {
+            return Err(bad(
+                "moves",
+                format!(
+                    "{} moves; expected at most {MAX_MOVES} (a whole game is a few dozen)",
+                    self.moves.len()
+                ),
+            ));
         }
         for (i, name) in self.players.iter().enumerate() {
             if name.trim().is_empty() {

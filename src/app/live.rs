@@ -1,0 +1,316 @@
+//! The frame source the app is running: a [`CaptureWorker`] on its own thread, the newest frame as
+//! an egui texture, and what the status line and the connection banner say.
+//!
+//! The UI thread only takes the newest frame (a short lock) and uploads it as a texture when a new
+//! one has arrived; the worker calls `request_repaint` on every frame and status change. Switching
+//! or stopping a source hands the old worker to a short-lived thread to be joined, so the window
+//! never waits for a camera driver. Whatever the source does, the game is not touched: a lost
+//! camera only means no picture for a while.
+//!
+//! The `pipeline` slot is where the camera pipeline (phase 2) plugs in: it receives each new frame
+//! and turns it into a table reading; until then frames are only shown.
+
+use crate::capture::{
+    CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoReason, Frame, FrameSource, SourceChoice,
+    SourceStatus, WorkerConfig,
+};
+use crate::referee::FrameReport;
+use opencv::prelude::*;
+
+/// What the connection banner says, if anything (nothing while the source is live).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectionNotice {
+    pub warning: bool,
+    pub text: String,
+}
+
+/// Something that turns frames into table readings off the UI thread (phase 2: vision and the
+/// referee on a worker). The app hands it every new frame, and reads the newest [`FrameReport`]
+/// (drawn as overlays over the picture) and how long the last analysis took.
+pub trait Pipeline: std::fmt::Debug {
+    /// A new frame arrived (the pipeline copies what it needs and returns at once).
+    fn offer(&mut self, frame: &Frame);
+    /// The newest reading, once there is one.
+    fn latest(&self) -> Option<&FrameReport>;
+    /// Milliseconds the last analysis took, once there is one.
+    fn analysis_ms(&self) -> Option<f64>;
+}
+
+/// The running source.
+pub struct LiveSource {
+    /// In words, for the status line and the Sources panel.
+    description: Option<String>,
+    worker: Option<CaptureWorker>,
+    texture: Option<egui::TextureHandle>,
+    /// Sequence number of the frame on the texture.
+    shown_seq: Option<u64>,
+    snapshot: Option<CaptureSnapshot>,
+    pipeline: Option<Box<dyn Pipeline>>,
+    /// Why no worker runs (no camera found, the demo is not built in yet, a start failed).
+    idle_reason: Option<String>,
+}
+
+impl std::fmt::Debug for LiveSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveSource")
+            .field("description", &self.description)
+            .field("worker", &self.worker)
+            .field("shown_seq", &self.shown_seq)
+            .field("idle_reason", &self.idle_reason)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LiveSource {
+    fn with(description: Option<String>, worker: Option<CaptureWorker>, idle_reason: Option<String>) -> Self {
+        LiveSource {
+            description,
+            worker,
+            texture: None,
+            shown_seq: None,
+            snapshot: None,
+            pipeline: None,
+            idle_reason,
+        }
+    }
+
+    /// Nothing running; `reason` says why (shown as the source in the status line).
+    pub fn idle(reason: impl Into<String>) -> Self {
+        LiveSource::with(None, None, Some(reason.into()))
+    }
+
+    /// Starts the source the app chose (flags, else the first camera).
+    pub fn start_choice(ctx: &egui::Context, choice: SourceChoice) -> Self {
+        let description = choice.describe();
+        match choice {
+            SourceChoice::Demo(DemoReason::Asked) => {
+                LiveSource::idle("the demo is not part of this version yet")
+            }
+            SourceChoice::Demo(DemoReason::NoCamera) => LiveSource::idle("no camera found"),
+            SourceChoice::Demo(DemoReason::CameraListFailed(e)) => {
+                LiveSource::idle(format!("no camera (they could not be listed: {e})"))
+            }
+            other => match other.into_factory() {
+                Some(factory) => {
+                    let repaint = ctx.clone();
+                    match CaptureWorker::spawn(factory, WorkerConfig::default(), move || {
+                        repaint.request_repaint()
+                    }) {
+                        Ok(worker) => LiveSource::running(description, worker),
+                        Err(e) => LiveSource::idle(format!("{description} could not start: {e}")),
+                    }
+                }
+                None => LiveSource::idle(description),
+            },
+        }
+    }
+
+    /// Runs any frame source (tests use the scripted fake camera).
+    pub fn start_source<S: FrameSource + Send + 'static>(
+        ctx: &egui::Context,
+        description: impl Into<String>,
+        source: S,
+        config: WorkerConfig,
+    ) -> Result<Self, CaptureError> {
+        let repaint = ctx.clone();
+        let worker = CaptureWorker::spawn_source(source, config, move || repaint.request_repaint())?;
+        Ok(LiveSource::running(description.into(), worker))
+    }
+
+    fn running(description: String, worker: CaptureWorker) -> Self {
+        LiveSource::with(Some(description), Some(worker), None)
+    }
+
+    /// Stops the worker without waiting for it on this thread.
+    pub fn shut_down(&mut self) {
+        if let Some(w) = self.worker.take() {
+            // Joining may wait for a driver call; do it elsewhere.
+            let _ = std::thread::Builder::new()
+                .name("octoref-capture-stop".into())
+                .spawn(move || drop(w));
+        }
+    }
+
+    /// Puts a pipeline in the slot (phase 2).
+    pub fn set_pipeline(&mut self, pipeline: Box<dyn Pipeline>) {
+        self.pipeline = Some(pipeline);
+    }
+
+    /// Called from `App::logic`: reads the status, and uploads the newest frame if there is one.
+    pub fn poll(&mut self, ctx: &egui::Context) {
+        let Some(worker) = &self.worker else {
+            return;
+        };
+        self.snapshot = Some(worker.snapshot());
+        if let Some(frame) = worker.take_latest() {
+            if let Some(p) = self.pipeline.as_mut() {
+                p.offer(&frame);
+            }
+            if let Some(image) = to_color_image(&frame) {
+                match &mut self.texture {
+                    Some(t) => t.set(image, egui::TextureOptions::LINEAR),
+                    None => {
+                        self.texture = Some(ctx.load_texture("camera", image, egui::TextureOptions::LINEAR))
+                    }
+                }
+                self.shown_seq = Some(frame.seq);
+            }
+        }
+    }
+
+    /// The source in words for the status line.
+    pub fn source_words(&self) -> Option<String> {
+        match (&self.description, &self.snapshot) {
+            (Some(d), Some(s)) => Some(format!("{d} ({})", s.status.name())),
+            (Some(d), None) => Some(d.clone()),
+            (None, _) => self.idle_reason.clone(),
+        }
+    }
+
+    /// Frames per second measured while live.
+    pub fn fps(&self) -> Option<f64> {
+        match self.snapshot.as_ref().map(|s| &s.status) {
+            Some(SourceStatus::Live { fps_measured, .. }) => Some(*fps_measured),
+            _ => None,
+        }
+    }
+
+    pub fn analysis_ms(&self) -> Option<f64> {
+        self.pipeline.as_ref().and_then(|p| p.analysis_ms())
+    }
+
+    /// The pipeline's newest table reading (none until a pipeline is in the slot).
+    pub fn report(&self) -> Option<&FrameReport> {
+        self.pipeline.as_ref().and_then(|p| p.latest())
+    }
+
+    /// The banner to show for the connection, or `None` while all is well.
+    pub fn notice(&self) -> Option<ConnectionNotice> {
+        let status = &self.snapshot.as_ref()?.status;
+        let warning = match status {
+            SourceStatus::Live { .. } | SourceStatus::Connecting => return None,
+            SourceStatus::Reconnected {
+                resolution_changed, ..
+            } => *resolution_changed,
+            SourceStatus::Stalled { .. }
+            | SourceStatus::Disconnected { .. }
+            | SourceStatus::Ended
+            | SourceStatus::Failed { .. } => true,
+        };
+        Some(ConnectionNotice {
+            warning,
+            text: status.describe(),
+        })
+    }
+
+    pub fn snapshot(&self) -> Option<&CaptureSnapshot> {
+        self.snapshot.as_ref()
+    }
+
+    pub fn texture(&self) -> Option<&egui::TextureHandle> {
+        self.texture.as_ref()
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.worker.is_some()
+    }
+}
+
+impl Drop for LiveSource {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}
+
+/// A BGR 8-bit frame as an egui image (RGBA); `None` for anything else.
+fn to_color_image(frame: &Frame) -> Option<egui::ColorImage> {
+    let (w, h) = (frame.width() as usize, frame.height() as usize);
+    let bytes = frame.image.data_bytes().ok()?;
+    if w == 0 || h == 0 || bytes.len() != w * h * 3 {
+        return None;
+    }
+    let mut rgba = Vec::with_capacity(w * h * 4);
+    for px in bytes.chunks_exact(3) {
+        rgba.extend_from_slice(&[px[2], px[1], px[0], 255]);
+    }
+    Some(egui::ColorImage::from_rgba_unmultiplied([w, h], &rgba))
+}
+
+/// Every camera found, for the Sources panel; an error in words when they could not be listed.
+pub type CameraList = Result<Vec<CameraInfo>, String>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::{FakeSource, FakeStep, PixelFormat, SourceKind};
+    use opencv::core::{CV_8UC3, Mat, Scalar};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn frames_become_rgba_images_with_the_channels_swapped() {
+        let image =
+            Mat::new_rows_cols_with_default(2, 3, CV_8UC3, Scalar::new(10.0, 20.0, 200.0, 0.0)).unwrap();
+        let frame = Frame {
+            image,
+            seq: 0,
+            connection: 1,
+            captured_at: Instant::now(),
+            source: SourceKind::Fake,
+            label: Arc::from("t"),
+        };
+        let c = to_color_image(&frame).unwrap();
+        assert_eq!(c.size, [3, 2]);
+        assert_eq!(c.pixels[0], egui::Color32::from_rgb(200, 20, 10));
+    }
+
+    #[derive(Debug, Default)]
+    struct Counting {
+        offered: Arc<Mutex<u64>>,
+    }
+
+    impl Pipeline for Counting {
+        fn offer(&mut self, _frame: &Frame) {
+            *self.offered.lock().unwrap() += 1;
+        }
+        fn latest(&self) -> Option<&FrameReport> {
+            None
+        }
+        fn analysis_ms(&self) -> Option<f64> {
+            Some(4.0)
+        }
+    }
+
+    #[test]
+    fn new_frames_reach_the_texture_and_the_pipeline_slot() {
+        let ctx = egui::Context::default();
+        let fake = FakeSource::new(
+            64,
+            48,
+            Some(100.0),
+            vec![FakeStep::Frames {
+                count: 1000,
+                pixel: PixelFormat::Mjpeg,
+            }],
+        );
+        let mut live = LiveSource::start_source(&ctx, "fake", fake, WorkerConfig::default()).unwrap();
+        let offered = Arc::new(Mutex::new(0));
+        live.set_pipeline(Box::new(Counting {
+            offered: Arc::clone(&offered),
+        }));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while (live.texture().is_none() || live.fps().is_none()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            live.poll(&ctx);
+        }
+        assert_eq!(live.texture().map(|t| t.size()), Some([64, 48]));
+        assert!(*offered.lock().unwrap() >= 1);
+        assert_eq!(live.analysis_ms(), Some(4.0));
+        assert!(live.notice().is_none(), "no banner while live");
+        assert!(live.source_words().unwrap().starts_with("fake (live)"));
+        live.shut_down();
+        assert!(!live.is_running());
+        let idle = LiveSource::idle("no camera found");
+        assert_eq!(idle.source_words().as_deref(), Some("no camera found"));
+    }
+}

@@ -1,0 +1,727 @@
+//! The app driven by its labels (egui_kittest, rendered headless on Mesa's software Vulkan for the
+//! snapshots). Each test gets its own config directory, as a family's machine would have.
+
+// Helpers outside `#[test]` functions are test code too: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::{Harness, SnapshotResults};
+use octoref::app::config::{AppState, ConfigDir, PanelId, SetupDraft};
+use octoref::app::crash_octopus::questions::{Origin, QuestionKind};
+use octoref::app::{AppOptions, OctorefApp};
+use octoref::capture::{DemoReason, SourceChoice};
+use octoref::cli::AppArgs;
+use octoref::games::crash_octopus::{PlayerColor, TreasureType};
+use std::path::Path;
+
+const WINDOW: egui::Vec2 = egui::vec2(1280.0, 800.0);
+
+fn app_in(dir: &Path) -> Harness<'static, OctorefApp> {
+    let options = AppOptions {
+        config_dir: dir.to_path_buf(),
+        args: AppArgs::default(),
+        source: SourceChoice::Demo(DemoReason::NoCamera),
+        cameras: Some(Ok(Vec::new())),
+    };
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.run();
+    h
+}
+
+/// Saves a set-up draft as if the family had prepared it last time.
+fn with_draft(dir: &Path, beads: &str, sailors: &[PlayerColor]) {
+    let state = AppState {
+        setup: SetupDraft {
+            beads: beads.into(),
+            sailors: sailors.to_vec(),
+            ..SetupDraft::default()
+        },
+        ..AppState::default()
+    };
+    ConfigDir::new(dir).save_state(&state).unwrap();
+}
+
+fn click(h: &mut Harness<'_, OctorefApp>, label: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).click();
+    h.run();
+}
+
+fn has_text(h: &Harness<'_, OctorefApp>, part: &str) -> bool {
+    h.query_all_by_label_contains(part).next().is_some()
+}
+
+fn start_game(h: &mut Harness<'_, OctorefApp>) {
+    click(h, "Start the game");
+    assert_eq!(h.state().state().panel, PanelId::Game);
+}
+
+fn saved_events(h: &Harness<'_, OctorefApp>) -> usize {
+    let path = h.state().state().last_game.clone().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    v["events"].as_array().unwrap().len()
+}
+
+#[test]
+fn set_up_a_game_record_a_load_and_see_the_counter_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    // Three sailors: add blue, then make it play first.
+    h.get_by_role_and_label(Role::CheckBox, "blue").click();
+    h.run();
+    click(&mut h, "Move blue earlier");
+    click(&mut h, "Move blue earlier");
+    assert!(
+        has_text(&h, "4 of each of captain"),
+        "3 players use 4 of each type"
+    );
+    start_game(&mut h);
+    assert!(has_text(&h, "Players in turn order: blue, orange and green."));
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    click(&mut h, "Loaded the gold");
+    assert!(has_text(&h, "blue loads the gold."));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    assert!(has_text(&h, "orange"));
+    assert_eq!(saved_events(&h), 1, "every event is on disk");
+    assert_eq!(
+        h.state().table().game().unwrap().next().player(),
+        Some(PlayerColor::Orange)
+    );
+}
+
+#[test]
+fn undo_takes_back_the_last_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gem");
+    click(&mut h, "Missed the ship");
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    assert_eq!(saved_events(&h), 2);
+    click(&mut h, "Undo the last event");
+    assert!(!has_text(&h, "green flicks and misses the ship"));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    assert_eq!(saved_events(&h), 1);
+    // Ctrl+Z does the same.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run();
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    assert_eq!(saved_events(&h), 0);
+}
+
+#[test]
+fn an_illegal_event_is_refused_with_its_reason_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    click(&mut h, "Missed the ship");
+    click(&mut h, "Loaded the gold");
+    assert!(
+        has_text(
+            &h,
+            "Not allowed: Orange already has the gold on its ship and may not load a second one (BAD No.2)"
+        ),
+        "the refusal says which rule"
+    );
+    assert_eq!(saved_events(&h), 2);
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    // The next accepted event clears the refusal.
+    click(&mut h, "Loaded the gem");
+    assert!(!has_text(&h, "Not allowed"));
+}
+
+#[test]
+fn keys_record_the_frequent_actions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    h.key_press(egui::Key::Num1);
+    h.run();
+    assert!(has_text(&h, "orange loads the captain."));
+    h.key_press(egui::Key::M);
+    h.run();
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    h.key_press(egui::Key::N);
+    h.run();
+    assert!(has_text(&h, "orange navigates"));
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert!(has_text(&h, "Keyboard shortcuts"));
+    assert!(has_text(&h, "Undo the last recorded event"));
+}
+
+#[test]
+fn a_restart_resumes_the_saved_game() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        start_game(&mut h);
+        click(&mut h, "Loaded the chest");
+        click(&mut h, "Loaded the goblet");
+    }
+    let h = app_in(dir.path());
+    assert_eq!(h.state().state().panel, PanelId::Game);
+    assert!(has_text(&h, "orange loads the chest."));
+    assert!(has_text(&h, "green loads the goblet."));
+    assert!(has_text(&h, "stepped over 2 of 16 beads"));
+}
+
+#[test]
+fn a_damaged_log_is_recovered_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        start_game(&mut h);
+        click(&mut h, "Loaded the chest");
+        click(&mut h, "Loaded the goblet");
+    }
+    let state: AppState =
+        serde_json::from_slice(&std::fs::read(ConfigDir::new(dir.path()).state_file()).unwrap()).unwrap();
+    let log = state.last_game.unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let cut = text.rfind("goblet").unwrap();
+    std::fs::write(&log, &text[..cut]).unwrap();
+    let mut h = app_in(dir.path());
+    assert!(has_text(&h, "Recovered the set-up and the first 1 event"));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    let kept = log.with_file_name(format!(
+        "{}.damaged-1.json",
+        log.file_stem().unwrap().to_string_lossy()
+    ));
+    assert_eq!(std::fs::read_to_string(kept).unwrap(), &text[..cut]);
+    click(&mut h, "Understood");
+    assert!(!has_text(&h, "Recovered the set-up"));
+}
+
+#[test]
+fn confirm_a_load_seen_on_a_ship() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    h.state_mut().table_mut().ask(
+        QuestionKind::LoadSeen {
+            player: PlayerColor::Orange,
+            treasure: TreasureType::Captain,
+        },
+        Origin::Vision,
+    );
+    h.run();
+    assert!(has_text(&h, "A captain seems to have landed on orange's ship"));
+    click(&mut h, "Yes: orange loaded the captain");
+    assert!(has_text(&h, "orange loads the captain."));
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    // Overridden: the camera saw a gem but green loaded the gold.
+    h.state_mut().table_mut().ask(
+        QuestionKind::LoadSeen {
+            player: PlayerColor::Green,
+            treasure: TreasureType::Gem,
+        },
+        Origin::Vision,
+    );
+    h.run();
+    click(&mut h, "No, the gold");
+    assert!(has_text(&h, "green loads the gold."));
+}
+
+#[test]
+fn an_octopus_attack_takes_drops_in_order_and_asks_the_die_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    with_draft(
+        dir.path(),
+        "BKBBBB",
+        &[PlayerColor::Orange, PlayerColor::Green, PlayerColor::Blue],
+    );
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    click(&mut h, "Loaded the gem");
+    assert!(has_text(&h, "octopus attack!"));
+    assert!(has_text(&h, "1. blue (now)"));
+    assert!(has_text(&h, "2. orange (to come)"));
+    // Blue's die hits orange's ship and the gold falls.
+    h.get_by_role_and_label(Role::RadioButton, "orange's ship")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "gold fell").click();
+    h.run();
+    click(&mut h, "Record the drop");
+    assert!(has_text(&h, "1. blue (done)"));
+    // Orange's die hits no ship: the die's colour is asked before the drop is recorded.
+    click(&mut h, "Record the drop (then the die's colour)");
+    assert!(has_text(
+        &h,
+        "orange's ink die hit no ship. Which colour is on top?"
+    ));
+    assert_eq!(saved_events(&h), 3);
+    click(&mut h, "Red: move a head");
+    assert_eq!(saved_events(&h), 4);
+    assert!(has_text(&h, "3. green (now)"));
+    // Keys: 0 = no ship, then B = black.
+    h.key_press(egui::Key::Num0);
+    h.run();
+    h.key_press(egui::Key::B);
+    h.run();
+    assert_eq!(saved_events(&h), 5);
+    assert!(has_text(&h, "Turn 3:"));
+    let game = h.state().table().game().unwrap();
+    assert!(game.ship(PlayerColor::Orange).unwrap().loaded().is_empty());
+}
+
+#[test]
+fn the_final_ranking_explains_the_tie_break() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two beads: the second load reaches the end and the final attack follows.
+    with_draft(dir.path(), "BB", &[PlayerColor::Orange, PlayerColor::Green]);
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gem");
+    click(&mut h, "Loaded the gold");
+    assert!(has_text(&h, "The final octopus attack!"));
+    for _ in 0..4 {
+        click(&mut h, "Record the drop (then the die's colour)");
+        click(&mut h, "Black: move a tentacle");
+    }
+    assert!(has_text(&h, "The game is over"));
+    assert!(has_text(&h, "Final ranking"));
+    assert!(has_text(&h, "green wins."));
+    assert!(has_text(
+        &h,
+        "green and orange both have 1 type; green has the gold, orange does not."
+    ));
+    assert!(
+        h.query_by_label("Loaded the gold").is_none(),
+        "no more actions once over"
+    );
+    click(&mut h, "New game");
+    assert_eq!(h.state().state().panel, PanelId::Setup);
+    // A finished game does not ask before starting another.
+    start_game(&mut h);
+    assert!(has_text(&h, "stepped over 0 of 2 beads"));
+}
+
+#[test]
+fn starting_over_a_game_in_progress_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    let first = h.state().state().last_game.clone().unwrap();
+    click(&mut h, "Set-up");
+    click(&mut h, "Start the game");
+    assert!(has_text(&h, "A game is in progress"));
+    click(&mut h, "Keep playing");
+    click(&mut h, "Game");
+    assert!(has_text(&h, "stepped over 1 of 16 beads"));
+    click(&mut h, "Set-up");
+    click(&mut h, "Start the game");
+    click(&mut h, "Yes, start a new game");
+    assert!(has_text(&h, "stepped over 0 of 16 beads"));
+    assert_ne!(h.state().state().last_game.clone().unwrap(), first);
+    assert!(first.exists(), "the old game stays saved");
+}
+
+#[test]
+fn a_set_up_the_rules_refuse_says_why_and_cannot_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.get_by_role_and_label(Role::CheckBox, "green").click();
+    h.run();
+    assert!(has_text(
+        &h,
+        "Players: 1 players other than the Pink Pirate; expected 2 to 4"
+    ));
+    assert!(h.get_by_label("Start the game").accesskit_node().is_disabled());
+    let field = h.get_by_role(Role::TextInput);
+    field.focus();
+    field.type_text("X");
+    h.run();
+    // Typing in the beads never triggers shortcuts, and a bad bead is named.
+    assert!(has_text(&h, "bead 17 is 'X'"));
+}
+
+#[test]
+fn theme_and_large_type_are_remembered() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = app_in(dir.path());
+        h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+        h.run();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+        h.run();
+        assert_eq!(h.ctx.zoom_factor(), octoref::app::config::LARGE_TYPE_ZOOM);
+    }
+    let h = app_in(dir.path());
+    assert_eq!(h.state().state().theme, octoref::app::config::ThemeChoice::Dark);
+    assert!(h.state().state().large_type);
+    assert_eq!(h.ctx.theme(), egui::Theme::Dark);
+}
+
+#[test]
+fn snapshots_of_the_main_screens() {
+    let mut results = SnapshotResults::new();
+    let dir = tempfile::tempdir().unwrap();
+    with_draft(
+        dir.path(),
+        "BBBKBBBKBBKBBKKK",
+        &[PlayerColor::Orange, PlayerColor::Green, PlayerColor::Blue],
+    );
+    let mut h = app_in(dir.path());
+    results.add(h.try_snapshot("setup"));
+    start_game(&mut h);
+    for label in [
+        "Loaded the gold",
+        "Loaded the gem",
+        "Missed the ship",
+        "Loaded the captain",
+    ] {
+        click(&mut h, label);
+    }
+    results.add(h.try_snapshot("game_turn"));
+    // Green's chest moves the crab onto the first black bead.
+    click(&mut h, "Loaded the chest");
+    assert!(has_text(&h, "octopus attack!"));
+    results.add(h.try_snapshot("game_attack"));
+    click(&mut h, "Record the drop (then the die's colour)");
+    results.add(h.try_snapshot("game_die_question"));
+    h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+    h.run();
+    results.add(h.try_snapshot("game_dark"));
+    h.get_by_role_and_label(Role::CheckBox, "Dark colours").click();
+    h.run();
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 1", "Ana");
+    set_text(&mut h, "Name of player 2", "Ben");
+    for (label, v) in [
+        ("Ana: VP tokens", 17.0),
+        ("Ana: coins", 2.0),
+        ("Ana: starfish on white", 2.0),
+        ("Ana: pearl on dark blue", 3.0),
+        ("Ben: VP tokens", 21.0),
+        ("Ben: amphora on green", 2.0),
+        ("Ben: starfish on light blue", 2.0),
+    ] {
+        set_number(&mut h, label, v);
+    }
+    h.get_by_label("Octocube score sheet").scroll_to_me();
+    h.run();
+    results.add(h.try_snapshot("octocube"));
+    click(&mut h, "Sources");
+    results.add(h.try_snapshot("sources"));
+    click(&mut h, "Otto");
+    set_text(&mut h, "Otto players", "Ana, Ben");
+    click(&mut h, "New Otto game");
+    for (square, player) in [
+        ("Square [3, 2]", "Place it for Ana"),
+        ("Square [3, 1]", "Place it for Ben"),
+    ] {
+        click(&mut h, square);
+        click(&mut h, player);
+    }
+    click(&mut h, "Square [3, 0]");
+    h.get_by_role_and_label(Role::RadioButton, "End").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "holds a shell").click();
+    h.run();
+    click(&mut h, "Place it for Ana");
+    click(&mut h, "Square [6, 3]");
+    h.get_by_role_and_label(Role::RadioButton, "Arm").click();
+    h.run();
+    results.add(h.try_snapshot("otto"));
+}
+
+/// Steps the app (a live source keeps repainting, so `run` would not settle) until `text` shows.
+fn step_until(h: &mut Harness<'_, OctorefApp>, text: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if has_text(h, text) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{text:?} never showed");
+}
+
+fn click_live(h: &mut Harness<'_, OctorefApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(3);
+}
+
+#[test]
+fn a_camera_that_disconnects_and_comes_back_is_reported_and_the_game_survives() {
+    use octoref::capture::{FakeSource, FakeStep, PixelFormat, WorkerConfig};
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    let fake = FakeSource::new(
+        320,
+        240,
+        Some(30.0),
+        vec![
+            FakeStep::Frames {
+                count: 15,
+                pixel: PixelFormat::Mjpeg,
+            },
+            FakeStep::Disconnect {
+                for_ms: 1500,
+                resolution: None,
+            },
+            FakeStep::Frames {
+                count: 100_000,
+                pixel: PixelFormat::Mjpeg,
+            },
+        ],
+    );
+    let config = WorkerConfig {
+        backoff_first: Duration::from_millis(50),
+        backoff_max: Duration::from_millis(200),
+        reconnected_notice: Duration::from_millis(1500),
+        ..WorkerConfig::default()
+    };
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .use_source(&ctx, "fake camera", fake, config)
+        .unwrap();
+    step_until(&mut h, "Source: fake camera (live)");
+    for _ in 0..200 {
+        if h.state().live().texture().is_some() {
+            break;
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        h.state().live().texture().map(|t| t.size()),
+        Some([320, 240]),
+        "the picture is shown"
+    );
+    step_until(&mut h, "Camera: Camera lost");
+    assert!(has_text(&h, "The game is kept."));
+    // The game goes on while the camera is away.
+    click_live(&mut h, "Missed the ship");
+    assert!(has_text(&h, "green flicks and misses the ship"));
+    step_until(&mut h, "is back");
+    step_until(&mut h, "Source: fake camera (live)");
+    let game = h.state().table().game().unwrap();
+    assert_eq!(game.counter().crab(), 1);
+    assert_eq!(saved_events(&h), 2);
+    assert!(game.ship(PlayerColor::Orange).unwrap().holds(TreasureType::Gold));
+    // The Sources panel tells the story.
+    h.key_press(egui::Key::F4);
+    h.run_steps(3);
+    assert!(has_text(&h, "Now: fake camera (live)"));
+    assert!(has_text(&h, "lost 1 times, back 1 times"));
+    assert!(has_text(&h, "Recent connection history"));
+}
+
+#[test]
+fn the_sources_panel_refuses_a_missing_video() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Sources");
+    assert!(has_text(&h, "Now: no camera found"));
+    assert!(has_text(&h, "No camera is connected."));
+    let field = h.get_by_label("Video file:");
+    field.focus();
+    field.type_text("/no/such/video.mp4");
+    h.run();
+    click(&mut h, "Play the video");
+    assert!(has_text(&h, "no such video file"));
+    assert!(has_text(&h, "Source: no camera found"));
+}
+
+fn set_number(h: &mut Harness<'_, OctorefApp>, label: &str, value: f64) {
+    h.get_by_label(label).set_value_accesskit(value);
+    h.run();
+}
+
+fn set_text(h: &mut Harness<'_, OctorefApp>, label: &str, text: &str) {
+    h.get_by_label(label).scroll_to_me();
+    h.run();
+    h.get_by_label(label).focus();
+    h.run();
+    h.key_combination_modifiers(egui::Modifiers::COMMAND, &[egui::Key::A]);
+    h.run();
+    h.get_by_label(label).type_text(text);
+    h.run();
+}
+
+#[test]
+fn fill_an_octocube_sheet_and_read_the_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 1", "Ana");
+    set_text(&mut h, "Name of player 2", "Ben");
+    // Ana: the cli.md example board.
+    set_number(&mut h, "Ana: VP tokens", 17.0);
+    set_number(&mut h, "Ana: coins", 2.0);
+    set_number(&mut h, "Ana: starfish on white", 2.0);
+    set_number(&mut h, "Ana: starfish on light blue", 1.0);
+    set_number(&mut h, "Ana: pearl on dark blue", 3.0);
+    // Ben scores with Score actions instead of tokens.
+    click(&mut h, "Ben: add a Score action");
+    set_text(&mut h, "Ben: Score action 1", "diamond diamond diamond coin");
+    set_number(&mut h, "Ben: diamond on green", 3.0);
+    let score = h.state().octocube().score().unwrap().clone();
+    let ana = &score.players[0];
+    let ben = &score.players[1];
+    assert_eq!(ana.name, "Ana");
+    assert_eq!(ana.coins_vp, 6);
+    assert_eq!(ben.coins, 1, "the Score action's coin counts");
+    assert!(ben.retrieval_vp > 0);
+    let winner = &score.winners[0];
+    assert!(has_text(&h, "1 (winner)"));
+    assert!(
+        score.explanation.iter().any(|l| l.contains(winner.as_str())),
+        "the explanation names the winner"
+    );
+    for line in &score.explanation {
+        assert!(has_text(&h, line), "shown: {line}");
+    }
+    // A fourth player... and a third, then remove one.
+    click(&mut h, "Add a player");
+    assert_eq!(h.state().octocube().input().players.len(), 3);
+    // The sheet is the `score octocube` format, kept in the config dir.
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("octocube_sheet.json")).unwrap()).unwrap();
+    assert_eq!(kept["players"][0]["tiles"]["pearl"]["dark_blue"], 3);
+    assert_eq!(kept["players"][1]["retrievals"][0][0], "diamond");
+    // Save and load by path.
+    let out = dir.path().join("final.json");
+    set_text(&mut h, "File:", out.to_str().unwrap());
+    click(&mut h, "Save the sheet");
+    assert!(out.exists());
+    assert!(has_text(&h, "Saved to"));
+}
+
+#[test]
+fn an_impossible_octocube_sheet_says_which_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Octocube");
+    set_text(&mut h, "Name of player 2", "Player 1");
+    assert!(has_text(&h, "Cannot score yet: players[1].name"));
+}
+
+#[test]
+fn place_otto_tiles_and_see_an_illegal_one_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    click(&mut h, "Otto");
+    set_text(&mut h, "Otto players", "Ana, Ben");
+    click(&mut h, "New Otto game");
+    // Ana starts an arm at the north socket: Arm, joins toward Otto south, open north, suckers left.
+    click(&mut h, "Square [3, 2]");
+    assert!(has_text(&h, "Allowed: 1 point (1 base)."));
+    click(&mut h, "Place it for Ana");
+    assert!(has_text(&h, "1. Ana: arm on [3, 2]: 1 point"));
+    // Ben extends it with the suckers on the other side: refused, with the rule.
+    click(&mut h, "Square [3, 1]");
+    h.get_by_role_and_label(Role::RadioButton, "right").click();
+    h.run();
+    assert!(has_text(
+        &h,
+        "Not allowed: this tile has suckers on the opposite side to the arm it joins"
+    ));
+    click(&mut h, "Place it for Ben");
+    assert!(has_text(
+        &h,
+        "Refused: this tile has suckers on the opposite side"
+    ));
+    assert_eq!(h.state().otto().record().moves.len(), 1);
+    // With the suckers on the same side it goes, on a Seaweed-free square: 1 point.
+    h.get_by_role_and_label(Role::RadioButton, "left").click();
+    h.run();
+    click(&mut h, "Place it for Ben");
+    assert_eq!(h.state().otto().record().moves.len(), 2);
+    // Ana completes it with a shell End tile on [3, 0]: (2 + 2 x 2) = 6 points.
+    click(&mut h, "Square [3, 0]");
+    h.get_by_role_and_label(Role::RadioButton, "End").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "holds a shell").click();
+    h.run();
+    assert!(has_text(&h, "Allowed: 6 points"));
+    click(&mut h, "Place it for Ana");
+    let report = h.state().otto().report().unwrap().clone();
+    assert_eq!(report.players[0].placed_points, 7);
+    assert_eq!(report.players[1].placed_points, 1);
+    // Hands at the end: Ana keeps 2 tiles.
+    set_number(&mut h, "Ana: tiles left in hand", 2.0);
+    let report = h.state().otto().report().unwrap();
+    assert_eq!(report.players[0].hand_penalty, 2);
+    assert_eq!(report.players[0].total, 5);
+    assert!(has_text(&h, "1 (winner)"));
+    let kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("otto_game.json")).unwrap()).unwrap();
+    assert_eq!(kept["hands"]["Ana"], 2);
+    assert_eq!(kept["moves"][2]["shell"], true);
+}
+
+#[test]
+fn the_pink_pirate_and_the_island_are_recorded_through_their_forms() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.get_by_role_and_label(
+        Role::CheckBox,
+        "Pink Pirate: one more player, plays pink with the Octo-Canon",
+    )
+    .click();
+    h.run();
+    h.get_by_role_and_label(
+        Role::CheckBox,
+        "Nameless Island: anchors may collect the island's treasure",
+    )
+    .click();
+    h.run();
+    start_game(&mut h);
+    assert!(has_text(&h, "Players in turn order: orange, green and pink."));
+    // Orange loads the gold; green's anchor collects the gem from the island, orange's anchor
+    // having been the closest at the start of the turn.
+    click(&mut h, "Loaded the gold");
+    h.get_by_label("Nameless Island: the anchor collected").click();
+    h.run();
+    h.get_by_label("the gem").click();
+    h.run();
+    h.get_by_label("closest to the island at the start of the turn:")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "orange").click();
+    h.run();
+    click(&mut h, "Navigated");
+    assert!(
+        has_text(&h, "green collects the gem from the island"),
+        "the island form is recorded"
+    );
+    // Pink: the canon touches the head, the solo attack hits orange's ship and steals the gold.
+    assert!(has_text(&h, "the Pink Pirate flicks the Octo-Canon"));
+    h.get_by_role_and_label(Role::CheckBox, "The canon touched an octopus head")
+        .click();
+    h.run();
+    click(&mut h, "Record the canon");
+    assert!(has_text(&h, "The Pink Pirate's own octopus attack!"));
+    h.get_by_role_and_label(Role::RadioButton, "orange's ship")
+        .click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "gold fell").click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "steals the gold").click();
+    h.run();
+    click(&mut h, "Record the drop");
+    assert!(has_text(&h, "The Pink Pirate steals the gold"));
+    let game = h.state().table().game().unwrap();
+    assert!(game.ship(PlayerColor::Pink).unwrap().holds(TreasureType::Gold));
+    assert!(game.ship(PlayerColor::Green).unwrap().holds(TreasureType::Gem));
+    assert_eq!(
+        game.counter().crab(),
+        1,
+        "neither the island nor the steal moved the crab"
+    );
+}
