@@ -16,7 +16,8 @@
 //!   alone.
 //! - **Colours**: the blob's pixels (its rim left out: mixed with the table) in the
 //!   analyser's colour space (`colour.rs`: chroma and brightness relative to the reference,
-//!   after white balance). A piece with two catalog colours (captain, island, ink die) gets
+//!   after the frame's white balance against the reference and the calibration paper's white
+//!   correction, [`white_gains`]). A piece with two catalog colours (captain, island, ink die) gets
 //!   two models, the pixels split between them starting from the catalog's colours. A model's
 //!   spread is the smallest that puts [`COVERED_SHARE`] of its pixels within
 //!   [`COVERED_DISTANCE`] noise units of it.
@@ -290,6 +291,7 @@ pub fn teach(
         }
     }
     let ref_blur = blur(reference)?;
+    let white = white_gains(profile.white_bgr);
     let solid = Solid::of(entry);
     let full = Rect::new(0, 0, grid.width as i32, grid.height as i32);
 
@@ -331,7 +333,9 @@ pub fn teach(
             scale: fit.scale,
             overlap: fit.overlap,
         });
-        samples.extend(colour_samples(&fine, &ref_blur, &balance, &blob, &changed, &rect).map_err(at_frame)?);
+        samples.extend(
+            colour_samples(&fine, &ref_blur, &balance, white, &blob, &changed, &rect).map_err(at_frame)?,
+        );
     }
     if samples.len() < MIN_COLOUR_PIXELS {
         return Err(TeachError::TooFewPixels {
@@ -756,11 +760,23 @@ fn place(
     })
 }
 
+/// Gains (mean 1) that make the calibration paper's white (`Profile::white_bgr`) neutral, as
+/// the analyser applies them before classifying colours (`analyzer.rs`, `FineInputs::white`);
+/// none without it.
+pub fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
+    let Some(w) = white.filter(|w| w.iter().all(|&c| c.is_finite() && c > 1.0)) else {
+        return [1.0; 3];
+    };
+    let mean = (w[0] + w[1] + w[2]) / 3.0;
+    [(mean / w[0]) as f32, (mean / w[1]) as f32, (mean / w[2]) as f32]
+}
+
 /// The blob's pixels away from its rim, in the analyser's colour terms.
 fn colour_samples(
     fine: &Mat,
     reference: &Mat,
     balance: &Balance,
+    white: [f32; 3],
     blob: &Blob,
     changed: &Mat,
     rect: &Rectification,
@@ -784,7 +800,7 @@ fn colour_samples(
         let f = balance.apply(*fine.at_2d::<Vec3b>(y, x)?);
         let r = *reference.at_2d::<Vec3b>(y, x)?;
         let s = Sample {
-            bgr: f,
+            bgr: [f[0] * white[0], f[1] * white[1], f[2] * white[2]],
             ref_sum: r[0] as f32 + r[1] as f32 + r[2] as f32,
         };
         if *inner.at_2d::<u8>(y, x)? != 0 {
