@@ -60,7 +60,11 @@ impl ColourModel {
         let level = (bgr[0] + bgr[1] + bgr[2]) / 3.0;
         let neutral = norm(chroma) < NEUTRAL_CHROMA * 1.5;
         let brightness = if neutral || level < 90.0 {
-            if level < 90.0 { [0.0, DARK_MAX_BRIGHTNESS] } else { [0.72, 3.0] }
+            if level < 90.0 {
+                [0.0, DARK_MAX_BRIGHTNESS]
+            } else {
+                [0.72, 3.0]
+            }
         } else {
             [0.18, 3.0]
         };

@@ -128,7 +128,7 @@ pub fn label(f: [f32; 3], r: [f32; 3]) -> Label {
     let e = [f[0] - s * r[0], f[1] - s * r[1], f[2] - s * r[2]];
     let e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
     let limit = CHANGE_ABS + CHANGE_REL * s.max(0.0) * rr.sqrt();
-    if e2 > limit * limit || s > 1.0 + BRIGHTER || s < DARKEST_SHADOW {
+    if e2 > limit * limit || !(DARKEST_SHADOW..=1.0 + BRIGHTER).contains(&s) {
         Label::Piece
     } else if s < 1.0 - DARKER {
         Label::Shadow

@@ -25,9 +25,6 @@ pub mod taught;
 pub mod tracking;
 pub mod view;
 
-#[cfg(test)]
-mod experiments;
-
 pub use analyzer::{Analyzer, FrameAnalysis, StageTimes};
 pub use taught::{TaughtModels, TaughtPiece};
 
