@@ -22,6 +22,8 @@ pub struct LiveSnapshot {
     pub rulings_paused: bool,
     /// Milliseconds the last analysis took.
     pub analysis_ms: Option<f64>,
+    /// Every frame the worker took (analysed, skipped or refused): grows by one per frame taken.
+    pub frames_received: u64,
     pub frames_analysed: u64,
     /// Frames replaced before the worker picked them up (newest frame wins) or skipped.
     pub frames_dropped: u64,

@@ -144,6 +144,7 @@ pub(crate) struct Engine {
     state: Option<TrackedState>,
     analysis_ms: Option<f64>,
     analysis_failed: Option<String>,
+    frames_received: u64,
     frames_analysed: u64,
     frames_skipped: u64,
     corrupt: u64,
@@ -193,6 +194,7 @@ impl Engine {
             state: None,
             analysis_ms: None,
             analysis_failed: None,
+            frames_received: 0,
             frames_analysed: 0,
             frames_skipped: 0,
             corrupt: 0,
@@ -231,8 +233,14 @@ impl Engine {
                 self.command(c);
             }
             match frame {
-                Some(Ok(f)) => self.frame(&f),
-                Some(Err(_)) => self.corrupt_frame(),
+                Some(Ok(f)) => {
+                    self.frames_received += 1;
+                    self.frame(&f);
+                }
+                Some(Err(_)) => {
+                    self.frames_received += 1;
+                    self.corrupt_frame();
+                }
                 None => {}
             }
             let dropped = shared.dropped.load(Ordering::Relaxed);
@@ -564,6 +572,7 @@ impl Engine {
             faults: Vec::new(),
             rulings_paused: false,
             analysis_ms: self.analysis_ms,
+            frames_received: self.frames_received,
             frames_analysed: self.frames_analysed,
             frames_dropped: self.frames_skipped,
             frames_corrupt: self.corrupt,
