@@ -27,6 +27,9 @@ pub const VIEW_CHECK_EVERY_FRAMES: u32 = 15;
 pub const VIEW_MOVED_MM: f64 = 2.5;
 /// Feature matches a view check needs to say anything (fewer: the check is inconclusive).
 pub const VIEW_MIN_MATCHES: usize = 25;
+/// When the features are too few to conclude (a plain table), the view has moved once vision
+/// sees the string out of place on this many analysed frames in a row.
+pub const VIEW_STRING_FRAMES: u32 = 4;
 /// A change of the table's light by more than this (relative brightness, `|gain - 1|` against
 /// the light the referee is adapted to) is a lighting change. Auto-exposure wobble and the
 /// shadow of a hand stay well under it.
@@ -54,6 +57,7 @@ pub struct LiveConfig {
     pub view_check_every_frames: u32,
     pub view_moved_mm: f64,
     pub view_min_matches: usize,
+    pub view_string_frames: u32,
     pub light_change_brightness: f64,
     pub light_change_cast: f64,
     pub light_stable_frames: u32,
@@ -72,6 +76,7 @@ impl Default for LiveConfig {
             view_check_every_frames: VIEW_CHECK_EVERY_FRAMES,
             view_moved_mm: VIEW_MOVED_MM,
             view_min_matches: VIEW_MIN_MATCHES,
+            view_string_frames: VIEW_STRING_FRAMES,
             light_change_brightness: LIGHT_CHANGE_BRIGHTNESS,
             light_change_cast: LIGHT_CHANGE_CAST,
             light_stable_frames: LIGHT_STABLE_FRAMES,

@@ -28,6 +28,11 @@ use opencv::{calib3d, features2d, imgproc};
 
 /// ORB features detected per image.
 const ORB_FEATURES: i32 = 1500;
+/// FAST threshold of ORB's corner test, grey levels (low: a table's texture is faint).
+const ORB_FAST_THRESHOLD: i32 = 6;
+/// CLAHE clip limit and tiles per side.
+const CLAHE_CLIP: f64 = 3.0;
+const CLAHE_TILES: i32 = 8;
 /// RANSAC reprojection threshold, reference-grid pixels.
 const RANSAC_THRESHOLD_PX: f64 = 2.0;
 /// Points per side of the lattice over the table on which the displacement is measured.
@@ -61,9 +66,14 @@ impl From<opencv::Error> for RegisterError {
     }
 }
 
+/// Grey, with local contrast stretched (CLAHE): a table's texture is faint, and ORB's corner
+/// test needs contrast to find it; the same stretch on both images keeps descriptors comparable.
 fn grey(image: &Mat) -> Result<Mat, opencv::Error> {
+    let mut g = Mat::default();
+    imgproc::cvt_color_def(image, &mut g, imgproc::COLOR_BGR2GRAY)?;
+    let mut clahe = imgproc::create_clahe(CLAHE_CLIP, core::Size::new(CLAHE_TILES, CLAHE_TILES))?;
     let mut out = Mat::default();
-    imgproc::cvt_color_def(image, &mut out, imgproc::COLOR_BGR2GRAY)?;
+    clahe.apply(&g, &mut out)?;
     Ok(out)
 }
 
@@ -94,7 +104,7 @@ fn orb(grey: &Mat, mask: &Mat) -> Result<(Vector<KeyPoint>, Mat), RegisterError>
         2,
         features2d::ORB_ScoreType::HARRIS_SCORE,
         31,
-        20,
+        ORB_FAST_THRESHOLD,
     )?;
     let mut keypoints = Vector::<KeyPoint>::new();
     let mut descriptors = Mat::default();

@@ -134,6 +134,9 @@ pub(crate) struct Engine {
     light: LightMonitor,
     last_light: Option<LightGains>,
     view_moved: bool,
+    /// Consecutive analysed frames in which vision saw the string out of place (or in place).
+    string_out_frames: u32,
+    string_in_frames: u32,
     view_shift_mm: Option<f64>,
     frames_since_view_check: u32,
     /// The last whole frame, for a re-registration.
@@ -185,6 +188,8 @@ impl Engine {
             light: LightMonitor::default(),
             last_light: None,
             view_moved: false,
+            string_out_frames: 0,
+            string_in_frames: 0,
             view_shift_mm: None,
             frames_since_view_check: 0,
             last_image: None,
@@ -438,6 +443,13 @@ impl Engine {
 
     fn check_view(&mut self, image: &Mat, string_out_of_place: bool) {
         self.frames_since_view_check += 1;
+        if string_out_of_place {
+            self.string_out_frames += 1;
+            self.string_in_frames = 0;
+        } else {
+            self.string_in_frames += 1;
+            self.string_out_frames = 0;
+        }
         let due = string_out_of_place
             || self.view_moved
             || self.frames_since_view_check >= self.config.view_check_every_frames;
@@ -463,7 +475,17 @@ impl Engine {
                     self.view_moved = false;
                 }
             }
-            Err(e) => tracing::debug!("view check inconclusive: {e}"),
+            Err(e) => {
+                // Too few table features (a plain table): the string decides, once it has
+                // been out of place (or back) for several frames in a row — a hand over the
+                // string lasts less and is reported as an obstruction.
+                tracing::debug!("view check inconclusive: {e}");
+                if self.string_out_frames >= self.config.view_string_frames {
+                    self.view_moved = true;
+                } else if self.string_in_frames >= self.config.view_string_frames {
+                    self.view_moved = false;
+                }
+            }
         }
     }
 
