@@ -631,7 +631,6 @@ fn lighting(brightness: f64, cast: [f64; 3]) -> Mat {
 }
 
 #[test]
-#[ignore = "open: after adapting to a new light vision sees a phantom treasure on the set-up table (seed 7), which the committer then commits; see the live helper's report"]
 fn a_sudden_lighting_change_pauses_rulings_then_adapts_without_flipping_them() {
     for (brightness, cast) in [(1.5, [1.0, 1.0, 1.0]), (0.5, [1.0, 1.0, 1.0]), (1.0, [1.25, 1.0, 0.8])] {
         let lit = lighting(brightness, cast);
@@ -654,7 +653,6 @@ fn a_sudden_lighting_change_pauses_rulings_then_adapts_without_flipping_them() {
 }
 
 #[test]
-#[ignore = "open: vision's `obstructed` flag is raised on 2 of 8 hand frames (seed 7), so pieces under the hand go missing and are reported out of view; see the live helper's report"]
 fn a_hand_over_the_ocean_holds_the_committed_reading_until_the_table_settles() {
     let f = fixture();
     let mut steps = vec![Step::Show(jpeg(&f.clean), 12)];
@@ -693,6 +691,56 @@ fn a_hand_over_the_ocean_holds_the_committed_reading_until_the_table_settles() {
     assert_eq!(digest(c), digest(&before));
 }
 
+
+#[test]
+fn a_piece_pushed_out_of_view_is_reported_and_stays_in_the_game() {
+    let f = fixture();
+    // A loose treasure lying off the ocean (out of it, to be re-dropped) is pushed out of view.
+    let ocean = f.scene.ocean().clone();
+    let gone = f
+        .layout
+        .pieces
+        .iter()
+        .find(|p| {
+            p.kind == octoref::table::PieceKind::Treasure
+                && p.loaded_on.is_none()
+                && !ocean.contains(p.center_mm)
+        })
+        .expect("the set-up has a treasure out of the ocean")
+        .clone();
+    let mut layout = f.layout.clone();
+    layout.pieces.retain(|p| p.id != gone.id);
+    let frame = f.scene.frame_from(layout, &Faults::none()).unwrap();
+    let without = render_frame(&f.scene, &frame.layout, &frame.options).unwrap();
+    let mut t = Table::new(
+        vec![
+            Step::Show(jpeg(&f.clean), 12),
+            Step::Show(jpeg(&without), 20),
+            Step::Show(jpeg(&f.clean), 12),
+        ],
+        quick_config(),
+    );
+    let before = settle(&mut t, 12);
+    while t.history.len() < 12 {
+        t.step();
+    }
+    let from = t.history.len();
+    let s = t.steps(20);
+    let Some(octoref::live::LiveFault::PiecesOutOfView { ids }) = s.fault("pieces_out_of_view") else {
+        panic!("reported: {:?}", names(&s));
+    };
+    assert_eq!(ids.len(), 1, "{ids:?}");
+    let c = s.committed.as_ref().unwrap();
+    assert!(c.measured_seq > before.measured_seq, "the table settled and was read again");
+    // Still in the game: the reading keeps it where it was last seen, so the rulings (re-drop
+    // it) are those of before.
+    assert!(c.frame.pieces.iter().any(|p| &p.id == &ids[0]));
+    assert_held(&t.history[from..], &before, "the push out of view");
+    // Back in view: it gets its id back and the fault clears.
+    let s = t.steps(12);
+    assert!(s.fault("pieces_out_of_view").is_none(), "{:?}", names(&s));
+    assert_eq!(digest(s.committed.as_ref().unwrap()), digest(&before));
+}
 
 // ---------------------------------------------------------------------------------------------
 // Nothing lost (item 2)

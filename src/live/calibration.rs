@@ -58,6 +58,22 @@ impl LiveCalibration {
         Ok(Self { profile, reference })
     }
 
+    /// The built-in demo's calibration (compiled in: works from any directory).
+    pub fn demo() -> Result<Self, LiveError> {
+        let path = Path::new(crate::calibrate::profile::DEMO_PROFILE);
+        let profile = crate::capture::demo::shipped_demo_profile().map_err(|e| LiveError::Reference {
+            path: path.to_path_buf(),
+            profile: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let reference = imgcodecs::imdecode(
+            &Vector::<u8>::from_slice(crate::capture::demo::DEMO_REFERENCE_PNG),
+            imgcodecs::IMREAD_COLOR,
+        )
+        .map_err(crate::vision::VisionError::from)?;
+        Ok(Self { profile, reference })
+    }
+
     /// The calibration for frames of `width` x `height` when they have the calibrated frames'
     /// shape (aspect ratios within `aspect_tolerance`): the camera's pixels are scaled, the table
     /// side (reference, ocean, counter) stays. `None` when the shapes differ.
@@ -100,13 +116,7 @@ mod tests {
     use crate::table::PointMm;
 
     fn demo() -> LiveCalibration {
-        let profile = crate::capture::demo::shipped_demo_profile().unwrap();
-        let reference = imgcodecs::imdecode(
-            &Vector::<u8>::from_slice(crate::capture::demo::DEMO_REFERENCE_PNG),
-            imgcodecs::IMREAD_COLOR,
-        )
-        .unwrap();
-        LiveCalibration { profile, reference }
+        LiveCalibration::demo().unwrap()
     }
 
     #[test]

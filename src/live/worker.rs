@@ -353,7 +353,8 @@ impl Engine {
             pieces: analysis.pieces,
             obstructed: analysis.obstructed,
             view_moved: self.view_moved,
-            lighting_changed,
+            // Vision's own test (its white balance against the reference) or the monitor's.
+            lighting_changed: lighting_changed || analysis.lighting_changed,
             counter: analysis.counter,
         };
         match self.tracker.update(&obs) {
