@@ -9,6 +9,8 @@
 //! decoder (`capture::decode_frame`, MJPEG), with unplugs, stalls and corrupt frames, one frame
 //! per credit the test grants: each test is deterministic however slow the machine.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use octoref::capture::{
     CaptureError, CaptureWorker, Frame, FrameLayout, FrameSource, PixelFormat, SourceInfo, SourceKind,
     StopSignal, WorkerConfig, decode_frame,
@@ -780,7 +782,7 @@ fn a_piece_pushed_out_of_view_is_reported_and_stays_in_the_game() {
     );
     // Still in the game: the reading keeps it where it was last seen, so the rulings (re-drop
     // it) are those of before.
-    assert!(c.frame.pieces.iter().any(|p| &p.id == &ids[0]));
+    assert!(c.frame.pieces.iter().any(|p| p.id == ids[0]));
     assert_held(&t.history[from..], &before, "the push out of view");
     // Back in view: it gets its id back and the fault clears.
     let s = t.steps(12);

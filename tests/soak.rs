@@ -6,6 +6,8 @@
 //!
 //! The figures are printed (`--nocapture`) and written to `target/soak.json`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use octoref::capture::{CaptureWorker, DemoConfig, DemoSource, WorkerConfig};
 use octoref::live::{LiveCalibration, LiveConfig, LiveReferee};
 use octoref::referee::GameContext;

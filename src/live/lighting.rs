@@ -59,8 +59,8 @@ impl LightGains {
         let n = all.len().max(1) as f64;
         let mut bgr = [0.0; 3];
         for g in all {
-            for c in 0..3 {
-                bgr[c] += g.bgr[c] / n;
+            for (sum, v) in bgr.iter_mut().zip(g.bgr) {
+                *sum += v / n;
             }
         }
         LightGains { bgr }
