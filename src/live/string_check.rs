@@ -2,11 +2,13 @@
 //! re-registration that need no texture on the table (a plain cloth gives ORB nothing to match).
 //!
 //! A band across the string's centre line (the ocean's outline in the profile) is sampled on the
-//! reference. For a candidate motion of the table under the camera (a shift and a small turn about
-//! the ocean's centre), the band's points are looked up in the current rectified view where that
-//! motion would have taken them; the *agreement* is the share of points whose grey level matches
-//! the reference's. Pieces and hands on the string disagree under every motion, so they lower all
-//! candidates alike; the string itself agrees only where it really is. The search is coarse to
+//! reference, and its *structure* kept: the points whose colour stands out from the band's table
+//! colour (the string itself, the beads). For a candidate motion of the table under the camera (a
+//! shift and a small turn about the ocean's centre), those points are looked up in the current
+//! rectified view where that motion would have taken them; the *agreement* is the share whose
+//! colour matches the reference's. Only structure counts: a motion that merely dodges the pieces
+//! lying on the string puts the string's points on bare table and loses, and pieces or hands on
+//! the string lower every candidate alike. The search is coarse to
 //! fine: shifts alone over the whole range, then shifts and turns around the best.
 //!
 //! Conventions: table millimetres; the coarse rectified grid (`vision::rectify`, pixel `(i, j)`
@@ -32,21 +34,24 @@ const MAX_TURN_DEG: f64 = 2.0;
 const TURN_STEP_DEG: f64 = 0.5;
 /// The whole-range shift search uses every this-many-th band point, at twice the grid's step.
 const COARSE_SEARCH_STRIDE: usize = 3;
-/// A point agrees when its grey level is within this of the reference's (after the brightness of
+/// A point agrees when every channel is within this of the reference's (after the brightness of
 /// the band is matched).
-const AGREE_LEVELS: f64 = 14.0;
+const AGREE_LEVELS: f64 = 22.0;
+/// A reference point is structure when a channel differs from the band's median (table) colour by
+/// more than this.
+const STRUCTURE_LEVELS: f64 = 30.0;
 /// Fewer band points than this (a tiny or unknown ocean) and nothing is concluded.
 const MIN_BAND_POINTS: usize = 200;
 /// The best motion must agree on at least this share of the band to be believed...
 pub const MIN_AGREEMENT: f64 = 0.55;
 /// ...and beat the unmoved view by at least this share to say the view moved.
-pub const MIN_GAIN: f64 = 0.08;
+pub const MIN_GAIN: f64 = 0.15;
 
 /// The band across the string, sampled on the reference.
 #[derive(Debug, Clone)]
 pub struct StringBand {
     points_mm: Vec<PointMm>,
-    reference_grey: Vec<f64>,
+    reference_bgr: Vec<[f64; 3]>,
     centre_mm: PointMm,
     grid: RectifyGrid,
 }
@@ -100,14 +105,27 @@ impl StringFit {
     }
 }
 
-fn grey_at(view: &Mat, grid: &RectifyGrid, p: PointMm) -> Option<f64> {
+fn colour_at(view: &Mat, grid: &RectifyGrid, p: PointMm) -> Option<[f64; 3]> {
     let px = grid.mm_to_px(p);
     let (x, y) = (px.x.round() as i32, px.y.round() as i32);
     if x < 0 || y < 0 || x >= view.cols() || y >= view.rows() {
         return None;
     }
     let v = view.at_2d::<Vec3b>(y, x).ok()?;
-    Some((f64::from(v[0]) + f64::from(v[1]) + f64::from(v[2])) / 3.0)
+    Some([f64::from(v[0]), f64::from(v[1]), f64::from(v[2])])
+}
+
+fn grey(c: [f64; 3]) -> f64 {
+    (c[0] + c[1] + c[2]) / 3.0
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mid = v.len() / 2;
+    let (_, m, _) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    Some(*m)
 }
 
 impl StringBand {
@@ -117,7 +135,7 @@ impl StringBand {
             return None;
         }
         let mut points_mm = Vec::new();
-        let mut reference_grey = Vec::new();
+        let mut reference_bgr = Vec::new();
         let steps_across = (BAND_HALF_WIDTH_MM / BAND_STEP_MM).round() as i32;
         for (a, b) in ocean.edges() {
             let len = a.distance(b);
@@ -131,16 +149,36 @@ impl StringBand {
                 let on = a + dir * (f64::from(i) * BAND_STEP_MM);
                 for k in -steps_across..=steps_across {
                     let p = on + normal * (f64::from(k) * BAND_STEP_MM);
-                    if let Some(g) = grey_at(reference, &grid, p) {
+                    if let Some(c) = colour_at(reference, &grid, p) {
                         points_mm.push(p);
-                        reference_grey.push(g);
+                        reference_bgr.push(c);
                     }
                 }
             }
         }
+        // Keep the structure: points standing out from the band's table colour.
+        let table: Vec<f64> = (0..3)
+            .map(|k| median(reference_bgr.iter().map(|c| c[k]).collect()).unwrap_or(0.0))
+            .collect();
+        let keep: Vec<bool> = reference_bgr
+            .iter()
+            .map(|c| (0..3).any(|k| (c[k] - table[k]).abs() > STRUCTURE_LEVELS))
+            .collect();
+        let points_mm: Vec<PointMm> = points_mm
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(p, _)| *p)
+            .collect();
+        let reference_bgr: Vec<[f64; 3]> = reference_bgr
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(c, _)| *c)
+            .collect();
         (points_mm.len() >= MIN_BAND_POINTS).then(|| Self {
             points_mm,
-            reference_grey,
+            reference_bgr,
             centre_mm: ocean.centroid(),
             grid,
         })
@@ -157,12 +195,12 @@ impl StringBand {
         let mut agree = 0usize;
         let mut seen = 0usize;
         let total = self.points_mm.len().div_ceil(stride);
-        for (p, &r) in self.points_mm.iter().zip(&self.reference_grey).step_by(stride) {
+        for (p, r) in self.points_mm.iter().zip(&self.reference_bgr).step_by(stride) {
             let q = *p - self.centre_mm;
             let moved = PointMm::new(c * q.x - s * q.y, s * q.x + c * q.y) + self.centre_mm + shift;
-            if let Some(g) = grey_at(view, &self.grid, moved) {
+            if let Some(g) = colour_at(view, &self.grid, moved) {
                 seen += 1;
-                if (g * scale - r).abs() <= AGREE_LEVELS {
+                if (0..3).all(|k| (g[k] * scale - r[k]).abs() <= AGREE_LEVELS) {
                     agree += 1;
                 }
             }
@@ -176,18 +214,21 @@ impl StringBand {
     /// The motion of the table that best explains `view` (the coarse rectified frame).
     pub fn fit(&self, view: &Mat) -> Option<StringFit> {
         // Match the band's brightness (a lighting change must not read as a move).
-        let mut ratios: Vec<f64> = self
+        let ratios: Vec<f64> = self
             .points_mm
             .iter()
-            .zip(&self.reference_grey)
-            .filter_map(|(p, &r)| grey_at(view, &self.grid, *p).filter(|g| *g > 8.0).map(|g| r / g))
+            .zip(&self.reference_bgr)
+            .filter_map(|(p, r)| {
+                colour_at(view, &self.grid, *p)
+                    .map(grey)
+                    .filter(|g| *g > 8.0)
+                    .map(|g| grey(*r) / g)
+            })
             .collect();
         if ratios.len() < MIN_BAND_POINTS {
             return None;
         }
-        let mid = ratios.len() / 2;
-        let (_, scale, _) = ratios.select_nth_unstable_by(mid, f64::total_cmp);
-        let scale = *scale;
+        let scale = median(ratios)?;
         let unmoved = self.agreement(view, PointMm::new(0.0, 0.0), 0.0, scale, 1);
         // Whole range, shifts only, at twice the grid's step on a subsample of the band.
         let step = self.grid.mm_per_px * 2.0;
@@ -229,14 +270,13 @@ impl StringBand {
                 m.distance(*p)
             })
             .collect();
-        let mid = moved.len() / 2;
-        let (_, moved_mm, _) = moved.select_nth_unstable_by(mid, f64::total_cmp);
+        let moved_mm = median(std::mem::take(&mut moved))?;
         Some(StringFit {
             shift_mm,
             turn_rad,
             agreement,
             agreement_unmoved: unmoved,
-            moved_mm: *moved_mm,
+            moved_mm,
         })
     }
 }
