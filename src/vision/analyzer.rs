@@ -310,9 +310,10 @@ impl Analyzer {
             white: self.white,
         };
         let mut detector = Detector::default();
-        let mut found: Vec<(Detection, f64)> = Vec::new();
+        let mut found: Vec<Found> = Vec::new();
         let mut obstructed = arm;
-        for &r in &coarse.rects {
+        let mut regions = Vec::with_capacity(coarse.rects.len());
+        for (ri, &r) in coarse.rects.iter().enumerate() {
             let t = Instant::now();
             let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
             times.blobs_ms += ms(t);
@@ -327,20 +328,52 @@ impl Analyzer {
                     obstructed = true;
                 }
             }
-            for d in result.detections {
-                let base = d.fit.pose.base_mm;
-                found.push((d, base));
-            }
+            found.extend(result.detections.into_iter().map(|detection| Found {
+                detection,
+                region: ri,
+            }));
+            regions.push(region);
             times.footprint_ms += ms(t);
         }
 
+        // More of a piece than the box holds: the best ones stay, and the regions of the others
+        // are looked at again without that piece (a bottle first taken for a second green
+        // anchor is then found as a bottle).
         let t = Instant::now();
+        let dropped = within_counts(&mut found, &self.models);
+        let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
+        again.sort_unstable();
+        again.dedup();
+        for ri in again {
+            let excluded: Vec<bool> = self
+                .models
+                .iter()
+                .enumerate()
+                .map(|(mi, m)| {
+                    let kept = found.iter().filter(|f| f.detection.model == mi);
+                    let (n, here) = kept.fold((0u32, false), |(n, h), f| (n + 1, h || f.region == ri));
+                    n >= m.count.max(1) && !here
+                })
+                .collect();
+            if !excluded.iter().any(|&e| e) {
+                continue;
+            }
+            let result = detector.detect_excluding(&regions[ri], &self.models, &self.view, &excluded);
+            found.retain(|f| f.region != ri);
+            found.extend(result.detections.into_iter().map(|detection| Found {
+                detection,
+                region: ri,
+            }));
+        }
         within_counts(&mut found, &self.models);
+        times.classify_ms += ms(t);
+
+        let t = Instant::now();
         let mut pieces = Vec::with_capacity(found.len() + 1);
         let mut base_mm = Vec::with_capacity(found.len() + 1);
-        for (d, base) in &found {
-            pieces.push(self.report_of(d, pieces.len() + 1));
-            base_mm.push(*base);
+        for f in &found {
+            pieces.push(self.report_of(&f.detection, pieces.len() + 1));
+            base_mm.push(f.detection.fit.pose.base_mm);
         }
         times.footprint_ms += ms(t);
 
@@ -467,26 +500,38 @@ fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
     [(mean / w[0]) as f32, (mean / w[1]) as f32, (mean / w[2]) as f32]
 }
 
+/// A piece found in one of a frame's regions (by index).
+#[derive(Debug, Clone)]
+struct Found {
+    detection: Detection,
+    region: usize,
+}
+
 /// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
-/// the ones that explain most pixels best.
-fn within_counts(found: &mut Vec<(Detection, f64)>, models: &[Model]) {
+/// the ones that explain most pixels best; returns the others.
+fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     // Gain times quality: a piece that explains many pixels and fits them well (a ship on the
     // water beats a ship's colour seen on the island's palm).
-    let score = |d: &Detection| d.fit.gain * d.fit.quality();
+    let score = |f: &Found| f.detection.fit.gain * f.detection.fit.quality();
     let mut order: Vec<usize> = (0..found.len()).collect();
-    order.sort_by(|&a, &b| score(&found[b].0).total_cmp(&score(&found[a].0)));
+    order.sort_by(|&a, &b| score(&found[b]).total_cmp(&score(&found[a])));
     let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
     let mut keep = vec![false; found.len()];
     for i in order {
-        let m = &models[found[i].0.model];
+        let m = &models[found[i].detection.model];
         let n = used.entry(m.entry).or_insert(0);
         if *n < m.count.max(1) {
             *n += 1;
             keep[i] = true;
         }
     }
-    let mut k = keep.into_iter();
-    found.retain(|_| k.next().unwrap_or(false));
+    let mut dropped = Vec::new();
+    let mut kept = Vec::with_capacity(found.len());
+    for (f, k) in found.drain(..).zip(keep) {
+        if k { kept.push(f) } else { dropped.push(f) }
+    }
+    *found = kept;
+    dropped
 }
 
 /// Whether white-balance gains mean the light changed since calibration.

@@ -235,6 +235,8 @@ pub struct Detection {
 #[derive(Debug, Default)]
 pub struct Detector {
     scratch: ScoreScratch,
+    /// Models not tried in the current call (see [`Detector::detect_excluding`]).
+    excluded: Vec<bool>,
 }
 
 /// What a region held.
@@ -259,6 +261,20 @@ struct Window {
 impl Detector {
     /// Finds the pieces in `region`.
     pub fn detect(&mut self, region: &Region, models: &[Model], view: &Viewpoint) -> RegionResult {
+        self.detect_excluding(region, models, view, &[])
+    }
+
+    /// Finds the pieces in `region` without trying the models marked in `excluded` (by model
+    /// index; missing entries are tried): pieces the frame already holds as many of as the box
+    /// has.
+    pub fn detect_excluding(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        excluded: &[bool],
+    ) -> RegionResult {
+        self.excluded = excluded.to_vec();
         let n = region.len();
         // 0 = unexplained; k + 1 = explained by detection k.
         let mut explained: Vec<u16> = vec![0; n];
@@ -365,7 +381,11 @@ impl Detector {
         // octopus's pink, the die's pink faces) must both be tried, and shape decides.
         let best_counts: Vec<usize> = models
             .iter()
-            .map(|m| {
+            .enumerate()
+            .map(|(mi, m)| {
+                if self.excluded.get(mi).copied().unwrap_or(false) {
+                    return 0;
+                }
                 seed.iter()
                     .filter(|&&p| m.colours.contains_any(region.colours[p].compatible))
                     .count()
@@ -373,7 +393,7 @@ impl Detector {
             .collect();
         let max_best = best_counts.iter().copied().max().unwrap_or(0);
         for (mi, model) in models.iter().enumerate() {
-            if (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
+            if best_counts[mi] == 0 || (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
                 continue;
             }
             let own: Vec<usize> = seed
