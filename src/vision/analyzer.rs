@@ -1,0 +1,537 @@
+//! The per-frame pipeline: a raw camera frame in, every piece on the table out.
+//!
+//! [`Analyzer::new`] does once everything that depends only on the profile (warp maps, the
+//! blurred reference at both scales, masks, colour models, solids). [`Analyzer::analyze`] then
+//! runs, per frame: rectify (coarse view) -> foreground (white balance, labels) -> blobs (changed
+//! regions, fine views) -> classify (which pieces explain each region) -> footprint (deck and
+//! island heights, footprints, in/out) -> counter (the crab on the string). The referee runs on
+//! top ([`Analyzer::report`]). Every stage is timed.
+//!
+//! Conventions: table frame, millimetres (spec/table.md). Piece ids are `"p1"`, `"p2"`... in
+//! the order pieces are found; they are stable within a frame only (tracking gives them a life
+//! across frames).
+
+use super::VisionError;
+use super::colour::{ColourModel, ColourSet, Palette, entry_colours};
+use super::counter::CounterBand;
+use super::detect::{Detection, Detector, Model};
+use super::labels::Label;
+use super::rectify::{COARSE_STEP, Rectification};
+use super::region::{self, CoarseInputs, FineInputs};
+use super::taught::TaughtModels;
+use super::view::Viewpoint;
+use crate::calibrate::profile::Profile;
+use crate::referee::{self, FrameReport, GameContext};
+use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
+use opencv::core::{self, Mat, Scalar};
+use opencv::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// Unexplained changed area (mm²) in one region that means something other than a piece is
+/// there (a hand, an arm).
+pub const OBSTRUCTION_MIN_MM2: f64 = 1800.0;
+/// ...when it also spans at least this far.
+pub const OBSTRUCTION_MIN_SPAN_MM: f64 = 60.0;
+/// Share of the string (outside the counter) that must look changed for the view to have moved.
+pub const VIEW_MOVED_STRING_SHARE: f64 = 0.5;
+/// Points sampled along the string for that test.
+const STRING_SAMPLES: usize = 400;
+/// Confidence of a fit from its quality (gain per silhouette pixel): `quality / this`, capped.
+const CONFIDENT_QUALITY: f64 = 0.75;
+/// Lowest confidence reported for an accepted piece.
+const MIN_CONFIDENCE: f64 = 0.2;
+
+/// Milliseconds spent per stage on one frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct StageTimes {
+    pub rectify_ms: f64,
+    pub foreground_ms: f64,
+    pub blobs_ms: f64,
+    pub classify_ms: f64,
+    pub footprint_ms: f64,
+    pub counter_ms: f64,
+    pub referee_ms: f64,
+}
+
+impl StageTimes {
+    pub fn total_ms(&self) -> f64 {
+        self.rectify_ms
+            + self.foreground_ms
+            + self.blobs_ms
+            + self.classify_ms
+            + self.footprint_ms
+            + self.counter_ms
+            + self.referee_ms
+    }
+
+    pub fn add(&mut self, o: &StageTimes) {
+        self.rectify_ms += o.rectify_ms;
+        self.foreground_ms += o.foreground_ms;
+        self.blobs_ms += o.blobs_ms;
+        self.classify_ms += o.classify_ms;
+        self.footprint_ms += o.footprint_ms;
+        self.counter_ms += o.counter_ms;
+        self.referee_ms += o.referee_ms;
+    }
+
+    pub fn scaled(&self, k: f64) -> StageTimes {
+        StageTimes {
+            rectify_ms: self.rectify_ms * k,
+            foreground_ms: self.foreground_ms * k,
+            blobs_ms: self.blobs_ms * k,
+            classify_ms: self.classify_ms * k,
+            footprint_ms: self.footprint_ms * k,
+            counter_ms: self.counter_ms * k,
+            referee_ms: self.referee_ms * k,
+        }
+    }
+}
+
+/// What vision saw in one frame (before the referee).
+#[derive(Debug, Clone)]
+pub struct FrameAnalysis {
+    pub pieces: Vec<PieceReport>,
+    pub counter: Option<CounterReport>,
+    pub obstructed: bool,
+    pub view_moved: bool,
+    /// Heights of the surfaces the pieces stand on, by piece index (0, a deck, the island).
+    pub base_mm: Vec<f64>,
+    pub times: StageTimes,
+}
+
+/// Everything vision needs from a profile, prepared once.
+#[derive(Debug)]
+pub struct Analyzer {
+    rect: Rectification,
+    view: Viewpoint,
+    ref_fine: Mat,
+    ref_coarse: Mat,
+    usable_fine: Mat,
+    usable_coarse: Mat,
+    palette: Palette,
+    models: Vec<Model>,
+    ocean: Option<OceanReport>,
+    /// The ocean's outline as coarse pixel samples (away from the counter), for `view_moved`.
+    string_samples: Vec<(i32, i32)>,
+    counter: Option<CounterBand>,
+    profile: Profile,
+}
+
+/// Whether a colour looks like the table (so bare table under a piece tells little).
+fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
+    let d: f32 = (0..3).map(|c| (model.chroma[c] - table.chroma[c]).powi(2)).sum::<f32>().sqrt();
+    d < 0.05 && model.brightness[0] > 0.5
+}
+
+impl Analyzer {
+    /// Prepares the analysis of frames for `profile`, whose rectified empty-table reference is
+    /// `reference`. `taught` models replace the catalog's colours of the pieces they name.
+    pub fn new(profile: &Profile, reference: &Mat, catalog: &Catalog, taught: &TaughtModels) -> Result<Self, VisionError> {
+        let grid = profile
+            .reference
+            .as_ref()
+            .ok_or(VisionError::NoReference)?
+            .grid;
+        if reference.cols() != grid.width as i32 || reference.rows() != grid.height as i32 {
+            return Err(VisionError::ReferenceSize {
+                width: reference.cols(),
+                height: reference.rows(),
+                expected_width: grid.width,
+                expected_height: grid.height,
+            });
+        }
+        if reference.typ() != core::CV_8UC3 {
+            return Err(VisionError::FrameType);
+        }
+        let rect = Rectification::new(profile, grid)?;
+        let view = profile
+            .camera
+            .as_ref()
+            .and_then(Viewpoint::of)
+            .unwrap_or_else(Viewpoint::orthographic);
+        let counter = CounterBand::new(profile, &rect)?;
+        let mut usable_fine = rect.fine_valid.clone();
+        if let Some(band) = &counter {
+            band.clear_from(&mut usable_fine)?;
+        }
+        // Coarse masks and reference: every COARSE_STEP-th fine pixel, as the coarse view.
+        let crows = rect.coarse.height as i32;
+        let ccols = rect.coarse.width as i32;
+        let mut usable_coarse = Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut ref_sub = Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC3, Scalar::all(0.0))?;
+        for j in 0..crows {
+            let src = usable_fine.at_row::<u8>(j * COARSE_STEP)?.to_vec();
+            let srcr = reference.at_row::<core::Vec3b>(j * COARSE_STEP)?.to_vec();
+            let dst = usable_coarse.at_row_mut::<u8>(j)?;
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = src[i * COARSE_STEP as usize];
+            }
+            let dstr = ref_sub.at_row_mut::<core::Vec3b>(j)?;
+            for (i, d) in dstr.iter_mut().enumerate() {
+                *d = srcr[i * COARSE_STEP as usize];
+            }
+        }
+        let ref_coarse = region::blur(&ref_sub)?;
+        let ref_fine = region::blur(reference)?;
+
+        // The table's own colour, to know which pieces look like it.
+        let table_colour = median_colour(reference, &rect.fine_valid)?;
+        let mut palette = Palette::default();
+        let mut models = Vec::new();
+        for (i, e) in catalog.pieces.iter().enumerate() {
+            if e.piece == PieceKind::Bead {
+                continue;
+            }
+            let taught_models = taught.colours(&e.name);
+            let colours = entry_colours(&mut palette, e, taught_models);
+            let (primary, secondary) = match taught_models {
+                Some(_) => (colours, ColourSet(0)),
+                None => {
+                    let p = ColourSet(palette.add(ColourModel::of_srgb(e.colour), &e.name));
+                    let s = match e.secondary_colour {
+                        Some(c) => ColourSet(palette.add(ColourModel::of_srgb(c), &format!("{}/2", e.name))),
+                        None => ColourSet(0),
+                    };
+                    (p, s)
+                }
+            };
+            let like = match taught_models {
+                Some(ms) => ms.iter().all(|m| table_like(m, &table_colour)),
+                None => table_like(&ColourModel::of_srgb(e.colour), &table_colour),
+            };
+            let mut model = Model::new(i, e, primary, secondary, like);
+            if let Some(size) = taught.size(&e.name) {
+                model.apply_size(size);
+            }
+            models.push(model);
+        }
+        let ocean = profile.ocean.clone();
+        let string_samples = match &ocean {
+            Some(o) => string_samples(&o.polygon_mm, &rect, &usable_coarse)?,
+            None => Vec::new(),
+        };
+        Ok(Self {
+            rect,
+            view,
+            ref_fine,
+            ref_coarse,
+            usable_fine,
+            usable_coarse,
+            palette,
+            models,
+            ocean,
+            string_samples,
+            counter,
+            profile: profile.clone(),
+        })
+    }
+
+    pub fn viewpoint(&self) -> &Viewpoint {
+        &self.view
+    }
+
+    pub fn models(&self) -> &[Model] {
+        &self.models
+    }
+
+    pub fn rectification(&self) -> &Rectification {
+        &self.rect
+    }
+
+    /// Finds every piece in a raw BGR frame of the profile's resolution.
+    pub fn analyze(&self, frame: &Mat) -> Result<FrameAnalysis, VisionError> {
+        let mut times = StageTimes::default();
+        let t = Instant::now();
+        let coarse_view = self.rect.coarse_view(frame)?;
+        times.rectify_ms += ms(t);
+
+        let t = Instant::now();
+        let coarse = region::coarse_pass_on(
+            &coarse_view,
+            &CoarseInputs {
+                rect: &self.rect,
+                reference: &self.ref_coarse,
+                usable: &self.usable_coarse,
+                balance_mask: &self.usable_coarse,
+                view: &self.view,
+            },
+        )?;
+        times.foreground_ms += ms(t);
+        let view_moved = self.view_moved(&coarse.labels)?;
+
+        let fine_inputs = FineInputs {
+            rect: &self.rect,
+            reference: &self.ref_fine,
+            usable: &self.usable_fine,
+            palette: &self.palette,
+        };
+        let mut detector = Detector::default();
+        let mut found: Vec<(Detection, f64)> = Vec::new();
+        let mut obstructed = false;
+        for &r in &coarse.rects {
+            let t = Instant::now();
+            let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
+            times.blobs_ms += ms(t);
+            let t = Instant::now();
+            let result = detector.detect(&region, &self.models, &self.view);
+            times.classify_ms += ms(t);
+            let t = Instant::now();
+            let mm2 = result.unexplained_px as f64 * region.mm_per_px * region.mm_per_px;
+            if let Some((x0, y0, x1, y1)) = result.unexplained_box {
+                let span = ((x1 - x0).max(y1 - y0) as f64) * region.mm_per_px;
+                if mm2 >= OBSTRUCTION_MIN_MM2 && span >= OBSTRUCTION_MIN_SPAN_MM {
+                    obstructed = true;
+                }
+            }
+            for d in result.detections {
+                let base = d.fit.pose.base_mm;
+                found.push((d, base));
+            }
+            times.footprint_ms += ms(t);
+        }
+
+        let t = Instant::now();
+        let mut pieces = Vec::with_capacity(found.len() + 1);
+        let mut base_mm = Vec::with_capacity(found.len() + 1);
+        for (d, base) in &found {
+            pieces.push(self.report_of(d, pieces.len() + 1));
+            base_mm.push(*base);
+        }
+        times.footprint_ms += ms(t);
+
+        let t = Instant::now();
+        let mut counter = None;
+        if let Some(band) = &self.counter {
+            let reading = band.read(frame, &fine_inputs, &self.profile, &self.models, &self.view, &coarse.balance)?;
+            counter = reading.counter;
+            if let Some(d) = reading.crab {
+                pieces.push(self.report_of(&d, pieces.len() + 1));
+                base_mm.push(0.0);
+            }
+        }
+        times.counter_ms += ms(t);
+
+        let t = Instant::now();
+        referee::assign_loads(&mut pieces);
+        if let Some(o) = &self.ocean {
+            referee::classify_pieces(&mut pieces, &o.polygon_mm);
+        }
+        for p in pieces.iter_mut().filter(|p| p.piece == PieceKind::Crab) {
+            // The crab sits on the string (cli.md: never listed out of the ocean).
+            p.in_ocean = true;
+            p.on_string = true;
+        }
+        times.footprint_ms += ms(t);
+        Ok(FrameAnalysis {
+            pieces,
+            counter,
+            obstructed,
+            view_moved,
+            base_mm,
+            times,
+        })
+    }
+
+    /// Analyses a frame and rules on it: `analyze`'s per-frame report.
+    pub fn report(&self, frame: &Mat, image: &str, ctx: &GameContext) -> Result<(FrameReport, FrameAnalysis), VisionError> {
+        let mut analysis = self.analyze(frame)?;
+        let t = Instant::now();
+        let mut report = FrameReport {
+            image: image.to_string(),
+            ocean: self
+                .ocean
+                .clone()
+                .unwrap_or_else(|| OceanReport::new(PolygonMm::default())),
+            pieces: analysis.pieces.clone(),
+            counter: analysis.counter.clone(),
+            obstructed: analysis.obstructed,
+            view_moved: analysis.view_moved,
+            rulings: None,
+        };
+        report.rule(ctx)?;
+        analysis.times.referee_ms += ms(t);
+        Ok((report, analysis))
+    }
+
+    fn report_of(&self, d: &Detection, n: usize) -> PieceReport {
+        let model = &self.models[d.model];
+        let pose = d.fit.pose;
+        let angle_deg = (!model.round).then(|| {
+            let a = pose.angle_rad.rem_euclid(model.period).to_degrees();
+            if a >= 180.0 { a - 360.0 } else { a }
+        });
+        let confidence = (d.fit.quality() / CONFIDENT_QUALITY).clamp(MIN_CONFIDENCE, 1.0);
+        PieceReport {
+            id: format!("p{n}"),
+            piece: model.kind,
+            treasure: model.treasure,
+            color: model.color,
+            center_mm: pose.center_mm,
+            footprint_mm: model.footprint(&pose),
+            angle_deg,
+            in_ocean: false,
+            on_string: false,
+            loaded_on: None,
+            on_island: false,
+            top: d.top,
+            confidence,
+        }
+    }
+
+    /// Whether the string no longer lies where the profile says.
+    fn view_moved(&self, coarse_labels: &Mat) -> Result<bool, VisionError> {
+        if self.string_samples.is_empty() {
+            return Ok(false);
+        }
+        let mut changed = 0usize;
+        let mut used = 0usize;
+        for &(x, y) in &self.string_samples {
+            let l = *coarse_labels.at_2d::<u8>(y, x)?;
+            if l == Label::Outside as u8 {
+                continue;
+            }
+            used += 1;
+            if l == Label::Piece as u8 {
+                changed += 1;
+            }
+        }
+        Ok(used > 0 && changed as f64 / used as f64 > VIEW_MOVED_STRING_SHARE)
+    }
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The median colour of the valid pixels of an image, as a colour model.
+fn median_colour(image: &Mat, valid: &Mat) -> Result<ColourModel, VisionError> {
+    let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for y in (0..image.rows()).step_by(4) {
+        let r = image.at_row::<core::Vec3b>(y)?;
+        let v = valid.at_row::<u8>(y)?;
+        for x in (0..r.len()).step_by(4) {
+            if v[x] != 0 {
+                for c in 0..3 {
+                    ch[c].push(r[x][c]);
+                }
+            }
+        }
+    }
+    let mut med = [128.0f32; 3];
+    for c in 0..3 {
+        if !ch[c].is_empty() {
+            let mid = ch[c].len() / 2;
+            let (_, m, _) = ch[c].select_nth_unstable(mid);
+            med[c] = *m as f32;
+        }
+    }
+    Ok(ColourModel {
+        chroma: super::colour::chroma_of(med),
+        chroma_sigma: 0.0,
+        brightness: [0.9, 1.1],
+    })
+}
+
+/// Coarse pixels along the ocean's outline that are usable (away from the counter).
+fn string_samples(ocean: &PolygonMm, rect: &Rectification, usable: &Mat) -> Result<Vec<(i32, i32)>, VisionError> {
+    let perimeter = ocean.perimeter();
+    let mut out = Vec::new();
+    if perimeter <= 0.0 || ocean.len() < 3 {
+        return Ok(out);
+    }
+    let pts = ocean.points();
+    let step = perimeter / STRING_SAMPLES as f64;
+    let mut s_next = 0.0;
+    let mut s = 0.0;
+    for (a, b) in ocean.edges() {
+        let len = a.distance(b);
+        while s_next <= s + len && len > 0.0 {
+            let p = a + (b - a) * ((s_next - s) / len);
+            let px = rect.coarse.mm_to_px(p);
+            let (x, y) = (px.x.round() as i32, px.y.round() as i32);
+            if x >= 0 && y >= 0 && x < rect.coarse.width as i32 && y < rect.coarse.height as i32 && *usable.at_2d::<u8>(y, x)? != 0 {
+                out.push((x, y));
+            }
+            s_next += step;
+        }
+        s += len;
+    }
+    let _ = pts;
+    Ok(out)
+}
+
+/// The centre of a point set.
+pub fn mean(points: &[PointMm]) -> PointMm {
+    let n = points.len().max(1) as f64;
+    points.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / n)
+}
+
+impl Analyzer {
+    /// A picture of what vision saw, for people: the fine top-down view of the whole ocean with
+    /// changed pixels tinted (pieces magenta, shadows blue), every found piece's silhouette in
+    /// green and its footprint in red. For `octoref bench --dump` and debugging.
+    pub fn debug_view(&self, frame: &Mat, analysis: &FrameAnalysis) -> Result<Mat, VisionError> {
+        let g = &self.rect.fine;
+        let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
+        let coarse_view = self.rect.coarse_view(frame)?;
+        let coarse = region::coarse_pass_on(
+            &coarse_view,
+            &CoarseInputs {
+                rect: &self.rect,
+                reference: &self.ref_coarse,
+                usable: &self.usable_coarse,
+                balance_mask: &self.usable_coarse,
+                view: &self.view,
+            },
+        )?;
+        let fine_inputs = FineInputs {
+            rect: &self.rect,
+            reference: &self.ref_fine,
+            usable: &self.usable_fine,
+            palette: &self.palette,
+        };
+        let reg = region::fine_region(frame, full, &coarse.balance, &fine_inputs)?;
+        let mut out = self.rect.fine_view(frame, full)?;
+        for y in 0..reg.height {
+            let row = out.at_row_mut::<core::Vec3b>(y as i32)?;
+            for x in 0..reg.width {
+                let p = y * reg.width + x;
+                let px = &mut row[x];
+                match reg.labels[p] {
+                    Label::Piece => {
+                        px[0] = ((px[0] as u16 + 255) / 2) as u8;
+                        px[2] = ((px[2] as u16 + 255) / 2) as u8;
+                    }
+                    Label::Shadow => {
+                        px[0] = ((px[0] as u16 + 200) / 2) as u8;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let to_pt = |q: PointMm| {
+            let p = g.mm_to_px(q);
+            core::Point::new(p.x.round() as i32, p.y.round() as i32)
+        };
+        for p in &analysis.pieces {
+            let pts: core::Vector<core::Point> = p.footprint_mm.points().iter().map(|&q| to_pt(q)).collect();
+            let mut v: core::Vector<core::Vector<core::Point>> = core::Vector::new();
+            v.push(pts);
+            opencv::imgproc::polylines(&mut out, &v, true, Scalar::new(0.0, 0.0, 255.0, 0.0), 1, opencv::imgproc::LINE_8, 0)?;
+            let c = to_pt(p.center_mm);
+            opencv::imgproc::put_text(
+                &mut out,
+                &p.id,
+                c,
+                opencv::imgproc::FONT_HERSHEY_PLAIN,
+                0.7,
+                Scalar::new(0.0, 0.0, 0.0, 0.0),
+                1,
+                opencv::imgproc::LINE_8,
+                false,
+            )?;
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,264 @@
+//! Colour models of the pieces and the per-pixel test "could this pixel belong to a piece of
+//! this colour?".
+//!
+//! Conventions: pixels are the camera's 8-bit values (gamma encoded), BGR as OpenCV gives them,
+//! after the frame's white balance against the reference (`balance.rs`); colours in code are
+//! `[b, g, r]` as `f32`. A pixel's **chroma** is `v / (b + g + r) - 1/3` (a 3-vector summing to
+//! 0): shading scales `v` and leaves the chroma alone, a paler surface (a ship's deck, a
+//! highlight) shortens it towards grey. Its **relative brightness** is `(b + g + r)` over the
+//! same sum of the empty-table reference at that pixel: neutral colours (the captain's white,
+//! the black of the die and the canon) are told apart by it, chromatic colours by their chroma.
+//!
+//! Colours collide on purpose (table.md): several models accept the same pixel, and size and
+//! shape decide (`detect.rs`). A pixel's compatible models are a bitmask over [`Palette`].
+
+use crate::table::catalog::Srgb;
+use crate::table::{Catalog, CatalogEntry};
+use serde::{Deserialize, Serialize};
+
+/// Chroma vectors shorter than this are neutral (grey, white, black).
+pub const NEUTRAL_CHROMA: f32 = 0.06;
+/// A chromatic pixel may be this much paler (shorter chroma) than its model...
+pub const PALER_MIN: f32 = 0.3;
+/// ...or this much more saturated.
+pub const RICHER_MAX: f32 = 1.45;
+/// Chroma noise of a pixel: `CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / (b + g + r)`.
+const CHROMA_NOISE_FLOOR: f32 = 0.02;
+const CHROMA_NOISE_LEVELS: f32 = 6.0;
+/// A pixel is compatible with a model whose distance is at most this...
+pub const MAX_DISTANCE: f32 = 2.2;
+/// ...and at most this much more than its best model's.
+pub const MARGIN: f32 = 1.0;
+/// A model this close to the pixel's best one counts as its best colour too.
+pub const TIGHT_MARGIN: f32 = 0.35;
+/// Distance added per unit of relative brightness outside a model's range.
+const BRIGHTNESS_WEIGHT: f32 = 6.0;
+/// At most this many colour models (bits of a pixel's mask).
+pub const MAX_MODELS: usize = 32;
+
+/// A colour model: what a piece's surface looks like in the frame.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColourModel {
+    /// Mean chroma (`[b, g, r]`, sums to 0).
+    pub chroma: [f32; 3],
+    /// Chroma spread (one sigma, on top of the pixel's own noise); catalog colours use 0.
+    #[serde(default)]
+    pub chroma_sigma: f32,
+    /// Relative brightness (pixel sum / reference sum) this colour shows between.
+    pub brightness: [f32; 2],
+}
+
+impl ColourModel {
+    /// The model of a catalog colour: neutral colours get a brightness range from their own
+    /// lightness (black is dark, white is bright), chromatic ones any brightness.
+    pub fn of_srgb(c: Srgb) -> Self {
+        let bgr = [c.0[2] as f32, c.0[1] as f32, c.0[0] as f32];
+        let chroma = chroma_of(bgr);
+        let level = (bgr[0] + bgr[1] + bgr[2]) / 3.0;
+        let neutral = norm(chroma) < NEUTRAL_CHROMA * 1.5;
+        let brightness = if neutral || level < 90.0 {
+            if level < 90.0 {
+                [0.0, 0.5]
+            } else {
+                [0.72, 3.0]
+            }
+        } else {
+            [0.18, 3.0]
+        };
+        Self {
+            chroma,
+            chroma_sigma: 0.0,
+            brightness,
+        }
+    }
+
+    fn is_neutral(&self) -> bool {
+        norm(self.chroma) < NEUTRAL_CHROMA
+    }
+
+    /// How far a pixel is from this model (0 = a perfect match; about 1 = one noise sigma).
+    pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32) -> f32 {
+        let noise = CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0) + self.chroma_sigma;
+        let d_chroma = if self.is_neutral() {
+            norm(sub(chroma, self.chroma))
+        } else {
+            let mm = dot(self.chroma, self.chroma);
+            let t = (dot(chroma, self.chroma) / mm).clamp(PALER_MIN, RICHER_MAX);
+            norm(sub(chroma, scale(self.chroma, t)))
+        };
+        let [lo, hi] = self.brightness;
+        let outside = if rel_brightness < lo {
+            lo - rel_brightness
+        } else if rel_brightness > hi {
+            rel_brightness - hi
+        } else {
+            0.0
+        };
+        d_chroma / noise + BRIGHTNESS_WEIGHT * outside
+    }
+}
+
+/// Chroma of a BGR pixel.
+pub fn chroma_of(bgr: [f32; 3]) -> [f32; 3] {
+    let s = (bgr[0] + bgr[1] + bgr[2]).max(1.0);
+    [bgr[0] / s - 1.0 / 3.0, bgr[1] / s - 1.0 / 3.0, bgr[2] / s - 1.0 / 3.0]
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+fn scale(a: [f32; 3], k: f32) -> [f32; 3] {
+    [a[0] * k, a[1] * k, a[2] * k]
+}
+fn norm(a: [f32; 3]) -> f32 {
+    dot(a, a).sqrt()
+}
+
+/// Every colour model in use, indexed by bit.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Palette {
+    pub models: Vec<ColourModel>,
+    /// A name per model, for messages (`"gold"`, `"captain/2"`).
+    pub names: Vec<String>,
+}
+
+/// The colour models a pixel matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PixelColours {
+    /// Models within [`TIGHT_MARGIN`] of the best.
+    pub best: u32,
+    /// Models within [`MARGIN`] of the best (a superset of `best`).
+    pub compatible: u32,
+}
+
+/// Which palette bits a catalog entry's surfaces use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColourSet(pub u32);
+
+impl ColourSet {
+    pub fn contains_any(self, mask: u32) -> bool {
+        self.0 & mask != 0
+    }
+}
+
+impl Palette {
+    /// Adds a model (deduplicated by equality) and returns its bit.
+    pub fn add(&mut self, model: ColourModel, name: &str) -> u32 {
+        if let Some(i) = self.models.iter().position(|m| *m == model) {
+            return 1 << i;
+        }
+        if self.models.len() >= MAX_MODELS {
+            return 0;
+        }
+        self.models.push(model);
+        self.names.push(name.to_string());
+        1 << (self.models.len() - 1)
+    }
+
+    /// The bitmasks of the models a pixel matches best and of those it is compatible with
+    /// (both 0 = none).
+    pub fn classify(&self, bgr: [f32; 3], ref_sum: f32) -> PixelColours {
+        let sum = bgr[0] + bgr[1] + bgr[2];
+        let chroma = chroma_of(bgr);
+        let rel = sum / ref_sum.max(1.0);
+        let mut best = f32::INFINITY;
+        let mut dist = [f32::INFINITY; MAX_MODELS];
+        for (i, m) in self.models.iter().enumerate() {
+            let d = m.distance(chroma, sum, rel);
+            dist[i] = d;
+            best = best.min(d);
+        }
+        if best > MAX_DISTANCE {
+            return PixelColours::default();
+        }
+        let limit = (best + MARGIN).min(MAX_DISTANCE);
+        let tight = best + TIGHT_MARGIN;
+        let mut out = PixelColours::default();
+        for (i, &d) in dist.iter().enumerate().take(self.models.len()) {
+            if d <= limit {
+                out.compatible |= 1 << i;
+            }
+            if d <= tight {
+                out.best |= 1 << i;
+            }
+        }
+        out
+    }
+}
+
+/// The colour models of every catalog entry: its main colour and its second colour (captain's
+/// hat, island's palm, the die's other faces), unless a taught model replaces them.
+pub fn entry_colours(
+    palette: &mut Palette,
+    entry: &CatalogEntry,
+    taught: Option<&[ColourModel]>,
+) -> ColourSet {
+    let mut set = 0;
+    match taught {
+        Some(models) if !models.is_empty() => {
+            for (k, m) in models.iter().enumerate() {
+                set |= palette.add(m.clone(), &format!("{}/taught{k}", entry.name));
+            }
+        }
+        _ => {
+            set |= palette.add(ColourModel::of_srgb(entry.colour), &entry.name);
+            if let Some(c) = entry.secondary_colour {
+                set |= palette.add(ColourModel::of_srgb(c), &format!("{}/2", entry.name));
+            }
+        }
+    }
+    ColourSet(set)
+}
+
+/// A palette for a whole catalog (no taught models).
+pub fn catalog_palette(catalog: &Catalog) -> (Palette, Vec<ColourSet>) {
+    let mut palette = Palette::default();
+    let sets = catalog
+        .pieces
+        .iter()
+        .map(|e| entry_colours(&mut palette, e, None))
+        .collect();
+    (palette, sets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bgr(r: f32, g: f32, b: f32) -> [f32; 3] {
+        [b, g, r]
+    }
+
+    #[test]
+    fn observed_piece_colours_match_their_catalog_colour() {
+        let cat = Catalog::default_catalog();
+        let (palette, sets) = catalog_palette(&cat);
+        let set = |name: &str| sets[cat.pieces.iter().position(|e| e.name == name).unwrap()];
+        // Pixels measured on rendered scenes (see the vision tests), with a table of level 180.
+        let cases = [
+            ("gold", bgr(205.0, 145.0, 41.0)),
+            ("chest", bgr(147.0, 93.0, 48.0)),
+            ("octopus_head", bgr(211.0, 78.0, 134.0)),
+            ("ship_blue", bgr(119.0, 139.0, 191.0)),
+            ("ship_green", bgr(121.0, 163.0, 116.0)),
+            ("anchor_purple", bgr(125.0, 80.0, 165.0)),
+            ("gem", bgr(46.0, 181.0, 186.0)),
+            ("ink_die", bgr(62.0, 60.0, 63.0)),
+            ("captain", bgr(217.0, 208.0, 199.0)),
+            ("pirate_ship", bgr(251.0, 143.0, 177.0)),
+        ];
+        for (name, px) in cases {
+            let mask = palette.classify(px, 3.0 * 180.0).compatible;
+            assert!(set(name).contains_any(mask), "{name}: {px:?} -> {mask:b}");
+        }
+        // Collisions stay possible, but not everything matches everything.
+        let gem_px = palette.classify(bgr(46.0, 181.0, 186.0), 540.0).compatible;
+        assert!(!set("octopus_head").contains_any(gem_px));
+        let black = palette.classify(bgr(60.0, 60.0, 62.0), 540.0);
+        assert!(set("ink_die").contains_any(black.best));
+        assert!(!set("gold").contains_any(black.compatible));
+    }
+}

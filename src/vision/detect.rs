@@ -1,0 +1,745 @@
+//! Which pieces explain a region's changed pixels, and where they stand.
+//!
+//! Every catalog entry is a [`Model`]: its solid, its colours, how its footprint may turn. In a
+//! region, the changed pixels not yet explained fall into connected **seeds**; every model whose
+//! colours a seed shows is fitted there (`fit.rs`), and the fit that explains most pixels is
+//! accepted, its pixels marked as explained, and the search goes on with what is left. Touching
+//! pieces of different colours separate by colour; touching pieces of one colour (an anchor at
+//! its ship) separate because a model of fixed size cannot cover both, and the remainder seeds
+//! the next piece. Last, every piece is fitted again with the other pieces' pixels neither for
+//! nor against it (a loaded treasure hides part of its ship).
+//!
+//! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
+
+use super::colour::ColourSet;
+use super::fit::{Fit, fit_pose, refine_pose};
+use super::labels::Label;
+use super::raster::{ScoreScratch, WeightMap};
+use super::region::Region;
+use super::solid::Solid;
+use super::view::{Pose2, Viewpoint};
+use crate::games::crash_octopus::{DieTop, PlayerColor, TreasureType};
+use crate::table::{CatalogEntry, PieceKind, PointMm, PolygonMm, Shape};
+use std::collections::HashMap;
+
+/// Weight of a pixel that shows one of the model's colours as its best match.
+const W_OWN_BEST: f32 = 1.0;
+/// Weight of a pixel merely compatible with the model's colours.
+const W_OWN_COMPATIBLE: f32 = 0.6;
+/// Weight of bare table under the silhouette.
+const W_TABLE: f32 = -1.0;
+/// ...for pieces whose colour is close to the table's (a white captain on a white table).
+const W_TABLE_LIKE: f32 = -0.25;
+/// Weight of a shadow under the silhouette (the piece's own shaded side may look like one).
+const W_SHADOW: f32 = -0.1;
+/// Weight of a changed pixel of another colour that no piece explains yet.
+const W_OTHER: f32 = -0.6;
+/// Seeds smaller than this (fine pixels of the model's colours) are not fitted.
+const MIN_SEED_OWN_PX: usize = 12;
+/// A fit is accepted when its gain per silhouette pixel is at least this...
+pub const MIN_QUALITY: f64 = 0.3;
+/// ...for a piece whose main colour looks like the table (only its other colour stands out)...
+pub const MIN_QUALITY_TABLE_LIKE: f64 = 0.06;
+/// ...and for a piece seen mostly inside pieces already found (a treasure on a deck must fit
+/// its own shape well, the rest of a ship's pixels do not).
+pub const MIN_QUALITY_INSIDE: f64 = 0.55;
+/// ...and it explains at least this many pixels.
+pub const MIN_GAIN_PX: f64 = 25.0;
+/// A footprint whose principal second moments differ by less than this ratio is turned through
+/// evenly spaced start angles rather than from the pixels' orientation.
+const ISOTROPY_RATIO: f64 = 1.35;
+/// Evenly spaced start angles per symmetry period for near-isotropic footprints.
+const ISOTROPIC_STARTS: usize = 6;
+/// The die's top face is read inside this fraction of its outline (away from the edges).
+const DIE_TOP_SHRINK: f64 = 0.7;
+/// Models the seed shows as its best colour less than this share of the best model's pixels
+/// are not fitted.
+const PRUNE_BEST_SHARE: f64 = 0.3;
+/// Models whose seed pixels cover less than this share of their footprint are not fitted.
+const PRUNE_AREA_SHARE: f64 = 0.3;
+/// Margin of the weight windows around a silhouette, mm.
+const WINDOW_MARGIN_MM: f64 = 6.0;
+/// Most pieces one region may hold (a guard against runaway loops).
+const MAX_PIECES_PER_REGION: usize = 64;
+
+/// A catalog entry ready for fitting.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Index in the catalog.
+    pub entry: usize,
+    pub name: String,
+    pub kind: PieceKind,
+    pub treasure: Option<TreasureType>,
+    pub color: Option<PlayerColor>,
+    pub shape: Shape,
+    pub solid: Solid,
+    pub colours: ColourSet,
+    /// The palette bits of its main colour and of its second colour.
+    pub primary: ColourSet,
+    pub secondary: ColourSet,
+    /// Footprint does not change when turned.
+    pub round: bool,
+    /// Smallest turn that leaves the footprint unchanged, radians.
+    pub period: f64,
+    /// The footprint's principal moments are nearly equal (start angles are spread evenly).
+    pub isotropic: bool,
+    pub footprint_area_mm2: f64,
+    /// How much bare table under the silhouette counts against a fit.
+    pub table_weight: f32,
+    /// Size relative to the catalog's (taught; 1 by default).
+    pub scale: f64,
+    /// Lowest fit quality accepted.
+    pub min_quality: f64,
+}
+
+impl Model {
+    pub fn new(entry_index: usize, entry: &CatalogEntry, primary: ColourSet, secondary: ColourSet, table_like: bool) -> Self {
+        let fp = entry.shape.local_footprint();
+        let (period, round) = match entry.shape {
+            Shape::HalfSphere { .. }
+            | Shape::Sphere { .. }
+            | Shape::Disc { .. }
+            | Shape::FigureOnDisc { .. }
+            | Shape::Cup { .. } => (std::f64::consts::TAU, true),
+            Shape::Box { .. } | Shape::Trapezoid { .. } | Shape::Oval { .. } => (std::f64::consts::PI, false),
+            Shape::Cube { .. } => (std::f64::consts::FRAC_PI_2, false),
+            Shape::HexPrism { .. } => (std::f64::consts::FRAC_PI_3, false),
+            _ => (std::f64::consts::TAU, false),
+        };
+        let m = moments(&fp);
+        Self {
+            entry: entry_index,
+            name: entry.name.clone(),
+            kind: entry.piece,
+            treasure: entry.treasure,
+            color: entry.color,
+            shape: entry.shape.clone(),
+            solid: Solid::of(entry),
+            colours: ColourSet(primary.0 | secondary.0),
+            primary,
+            secondary,
+            round,
+            period,
+            isotropic: m.ratio() < ISOTROPY_RATIO,
+            footprint_area_mm2: PolygonMm::new(fp).area(),
+            table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
+            scale: 1.0,
+            min_quality: if table_like { MIN_QUALITY_TABLE_LIKE } else { MIN_QUALITY },
+        }
+    }
+
+    /// Makes the piece `scale` times the catalog's size (a real set's piece, taught).
+    pub fn apply_size(&mut self, scale: f64) {
+        if !(scale.is_finite() && scale > 0.2 && scale < 5.0) {
+            return;
+        }
+        let k = scale / self.scale;
+        for part in &mut self.solid.parts {
+            for sec in &mut part.sections {
+                sec.z_mm *= k;
+                for p in &mut sec.outline {
+                    *p = *p * k;
+                }
+            }
+        }
+        self.solid.height_mm *= k;
+        self.footprint_area_mm2 *= k * k;
+        self.scale = scale;
+    }
+
+    /// How far from its footprint centre the piece's silhouette can reach when standing near
+    /// `at`: its footprint's radius plus the lean of its top.
+    pub fn reach_mm(&self, view: &Viewpoint, at: PointMm) -> f64 {
+        let lean = view.apparent(at, self.solid.height_mm).distance(at);
+        self.shape.bounding_radius_mm() * self.scale + lean
+    }
+
+    /// The footprint at `pose` (catalog outline at the model's size).
+    pub fn footprint(&self, pose: &Pose2) -> PolygonMm {
+        let (s, c) = pose.angle_rad.sin_cos();
+        PolygonMm::new(
+            self.shape
+                .local_footprint()
+                .into_iter()
+                .map(|q| {
+                    let q = q * self.scale;
+                    PointMm::new(c * q.x - s * q.y, s * q.x + c * q.y) + pose.center_mm
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Second moments of a point set (or polygon vertices) about its mean.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    xx: f64,
+    xy: f64,
+    yy: f64,
+}
+
+impl Moments {
+    fn ratio(&self) -> f64 {
+        let tr = self.xx + self.yy;
+        let det = self.xx * self.yy - self.xy * self.xy;
+        let disc = (tr * tr / 4.0 - det).max(0.0).sqrt();
+        let (l1, l2) = (tr / 2.0 + disc, (tr / 2.0 - disc).max(1e-9));
+        l1 / l2
+    }
+
+    fn orientation(&self) -> f64 {
+        0.5 * (2.0 * self.xy).atan2(self.xx - self.yy)
+    }
+}
+
+fn moments(points: &[PointMm]) -> Moments {
+    let n = points.len().max(1) as f64;
+    let c = points.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / n);
+    let mut m = Moments::default();
+    for &p in points {
+        let d = p - c;
+        m.xx += d.x * d.x / n;
+        m.xy += d.x * d.y / n;
+        m.yy += d.y * d.y / n;
+    }
+    m
+}
+
+/// A piece found in a region.
+#[derive(Debug, Clone)]
+pub struct Detection {
+    /// Index into the models.
+    pub model: usize,
+    pub fit: Fit,
+    /// The ink die's top colour.
+    pub top: Option<DieTop>,
+}
+
+/// Reusable state for one frame's detection.
+#[derive(Debug, Default)]
+pub struct Detector {
+    scratch: ScoreScratch,
+}
+
+/// What a region held.
+#[derive(Debug, Clone, Default)]
+pub struct RegionResult {
+    pub detections: Vec<Detection>,
+    /// Changed pixels no accepted piece's silhouette covers.
+    pub unexplained_px: usize,
+    /// Their bounding box in region pixels, when any.
+    pub unexplained_box: Option<(usize, usize, usize, usize)>,
+}
+
+/// A window of region pixels, `[x0, x1) x [y0, y1)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Window {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Detector {
+    /// Finds the pieces in `region`.
+    pub fn detect(&mut self, region: &Region, models: &[Model], view: &Viewpoint) -> RegionResult {
+        let n = region.len();
+        // 0 = unexplained; k + 1 = explained by detection k.
+        let mut explained: Vec<u16> = vec![0; n];
+        // Inside the silhouette of a piece already found.
+        let mut covered: Vec<bool> = vec![false; n];
+        let mut detections: Vec<Detection> = Vec::new();
+        let all: Vec<usize> = (0..n).filter(|&p| region.labels[p] == Label::Piece).collect();
+        let mut queue = split(region, &all, &explained);
+        // Largest seeds last, so they are taken first.
+        queue.sort_by_key(|s| s.len());
+        while let Some(seed) = queue.pop() {
+            if detections.len() >= MAX_PIECES_PER_REGION {
+                break;
+            }
+            let seed: Vec<usize> = seed.into_iter().filter(|&p| explained[p] == 0).collect();
+            if seed.len() < MIN_SEED_OWN_PX {
+                continue;
+            }
+            let inside = seed.iter().filter(|&&p| covered[p]).count();
+            let floor = if 2 * inside >= seed.len() { MIN_QUALITY_INSIDE } else { 0.0 };
+            let Some((mi, fit)) = self.best_fit(region, models, view, &explained, &seed, floor) else {
+                continue;
+            };
+            let k = detections.len() as u16 + 1;
+            let marked = mark_explained(region, &models[mi], &fit, &mut explained, k);
+            if (marked as f64) < MIN_GAIN_PX {
+                continue;
+            }
+            for_each_inside(region, &fit.silhouette.polygons, |p| covered[p] = true);
+            detections.push(Detection {
+                model: mi,
+                fit,
+                top: None,
+            });
+            // What the piece did not explain seeds the next ones.
+            queue.extend(split(region, &seed, &explained));
+            queue.sort_by_key(|s| s.len());
+        }
+        // Fit every piece that touches another again, with the others' pixels counting neither
+        // way.
+        let boxes: Vec<Option<(PointMm, PointMm)>> = detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
+        for k in 0..detections.len() {
+            let touches = boxes.iter().enumerate().any(|(j, b)| {
+                j != k
+                    && match (b, &boxes[k]) {
+                        (Some((a0, a1)), Some((b0, b1))) => {
+                            let m = WINDOW_MARGIN_MM;
+                            !(a1.x + m < b0.x || b1.x + m < a0.x || a1.y + m < b0.y || b1.y + m < a0.y)
+                        }
+                        _ => false,
+                    }
+            });
+            if !touches {
+                continue;
+            }
+            let model = &models[detections[k].model];
+            let win = window_around(region, &detections[k].fit.silhouette, WINDOW_MARGIN_MM);
+            let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
+            if let Some(f) = refine_pose(&model.solid, &map, view, detections[k].fit.pose, model.round, &mut self.scratch) {
+                detections[k].fit = f;
+            }
+        }
+        self.rebase(region, models, view, &mut detections, &explained);
+        for d in &mut detections {
+            if models[d.model].kind == PieceKind::InkDie {
+                d.top = die_top(region, &models[d.model], &d.fit, view);
+            }
+        }
+        let (unexplained_px, unexplained_box) = unexplained(region, &detections);
+        RegionResult {
+            detections,
+            unexplained_px,
+            unexplained_box,
+        }
+    }
+
+    /// The model that explains most of a seed, fitted; `None` when no model explains enough.
+    fn best_fit(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        explained: &[u16],
+        seed: &[usize],
+        quality_floor: f64,
+    ) -> Option<(usize, Fit)> {
+        let mut maps: HashMap<(u32, u32, Window), WeightMap> = HashMap::new();
+        let mut best: Option<(usize, Fit, (u32, u32, Window))> = None;
+        let (sx0, sy0, sx1, sy1) = bbox(region, seed);
+        // Models whose colour the seed shows as its best match far less than another model's
+        // are not tried.
+        let best_counts: Vec<usize> = models
+            .iter()
+            .map(|m| seed.iter().filter(|&&p| m.colours.contains_any(region.colours[p].best)).count())
+            .collect();
+        let max_best = best_counts.iter().copied().max().unwrap_or(0);
+        for (mi, model) in models.iter().enumerate() {
+            if (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
+                continue;
+            }
+            let own: Vec<usize> = seed
+                .iter()
+                .copied()
+                .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
+                .collect();
+            let px_area = region.mm_per_px * region.mm_per_px;
+            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < PRUNE_AREA_SHARE * model.footprint_area_mm2 {
+                continue;
+            }
+            let pts: Vec<PointMm> = own
+                .iter()
+                .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
+                .collect();
+            let seed_centre = pts.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / pts.len() as f64);
+            // The window must hold the whole silhouette wherever in the seed the piece is.
+            let reach = model.reach_mm(view, seed_centre) + WINDOW_MARGIN_MM;
+            let r = (reach / region.mm_per_px).ceil() as usize;
+            let win = Window {
+                x0: sx0.saturating_sub(r),
+                y0: sy0.saturating_sub(r),
+                x1: (sx1 + 1 + r).min(region.width),
+                y1: (sy1 + 1 + r).min(region.height),
+            };
+            let map_key = (model.colours.0, model.table_weight.to_bits(), win);
+            let map = maps
+                .entry(map_key)
+                .or_insert_with(|| weight_map(region, model, explained, None, win));
+            // A piece may show in several seeds (a captain's hat apart from its base): start
+            // from all its free pixels within its reach.
+            let centre = own_centre(region, model, explained, win, seed_centre, model.reach_mm(view, seed_centre))
+                .unwrap_or(seed_centre);
+            let angles = start_angles(model, &pts, centre, view);
+            let Some(fit) = fit_pose(&model.solid, map, view, centre, &angles, 0.0, model.round, false, &mut self.scratch)
+            else {
+                continue;
+            };
+            if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| fit.gain > b.1.gain) {
+                best = Some((mi, fit, map_key));
+            }
+        }
+        let (mi, fit, key) = best?;
+        let model = &models[mi];
+        let refined = maps
+            .get(&key)
+            .and_then(|map| refine_pose(&model.solid, map, view, fit.pose, model.round, &mut self.scratch));
+        Some((mi, refined.unwrap_or(fit)))
+    }
+
+    /// Treasures standing on a ship's deck or on the island: fitted again at that height (a
+    /// treasure's base on the table cannot overlap a ship's).
+    fn rebase(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &mut [Detection],
+        explained: &[u16],
+    ) {
+        let hosts: Vec<(PolygonMm, f64, bool)> = detections
+            .iter()
+            .filter_map(|d| {
+                let m = &models[d.model];
+                match m.kind {
+                    PieceKind::Ship | PieceKind::PirateShip => Some((m.footprint(&d.fit.pose), m.solid.height_mm, true)),
+                    PieceKind::Island => Some((m.footprint(&d.fit.pose), m.solid.height_mm, false)),
+                    _ => None,
+                }
+            })
+            .collect();
+        for (k, d) in detections.iter_mut().enumerate() {
+            let model = &models[d.model];
+            if model.kind != PieceKind::Treasure {
+                continue;
+            }
+            let fp = model.footprint(&d.fit.pose);
+            let host = hosts.iter().find(|(hull, _, ship)| {
+                if *ship {
+                    hull.contains(d.fit.pose.center_mm) || hull.gap(&fp) <= 0.0
+                } else {
+                    hull.contains(d.fit.pose.center_mm)
+                }
+            });
+            let Some((hull, height, _)) = host else { continue };
+            // Keep the treasure's middle where it was seen, now standing `height` up.
+            let mid = model.solid.height_mm / 2.0;
+            let seen = view.apparent(d.fit.pose.center_mm, mid);
+            let start = Pose2 {
+                center_mm: view.below(seen, mid + height),
+                base_mm: *height,
+                ..d.fit.pose
+            };
+            let win = window_around(region, &d.fit.silhouette, WINDOW_MARGIN_MM + 2.0 * *height);
+            let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
+            if let Some(f) = refine_pose(&model.solid, &map, view, start, model.round, &mut self.scratch)
+                && hull.contains(f.pose.center_mm)
+            {
+                d.fit = f;
+            }
+        }
+    }
+
+}
+
+/// The centre of the unexplained pixels of a model's colours within `radius_mm` of `around`.
+fn own_centre(
+    region: &Region,
+    model: &Model,
+    explained: &[u16],
+    win: Window,
+    around: PointMm,
+    radius_mm: f64,
+) -> Option<PointMm> {
+    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
+    let r2 = radius_mm * radius_mm;
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let p = j * region.width + i;
+            if explained[p] != 0
+                || region.labels[p] != Label::Piece
+                || !model.colours.contains_any(region.colours[p].compatible)
+            {
+                continue;
+            }
+            let q = region.px_to_mm(i as f64, j as f64);
+            if (q - around).dot(q - around) <= r2 {
+                sx += q.x;
+                sy += q.y;
+                n += 1;
+            }
+        }
+    }
+    (n > 0).then(|| PointMm::new(sx / n as f64, sy / n as f64))
+}
+
+/// Start angles for a model over a seed's pixels: the pixels' orientation with the lean's
+/// stretch taken out, in every quarter turn the footprint may be in; evenly spread for
+/// near-isotropic footprints.
+fn start_angles(model: &Model, pts: &[PointMm], centre: PointMm, view: &Viewpoint) -> Vec<f64> {
+    if model.round {
+        return vec![0.0];
+    }
+    if model.isotropic {
+        return (0..ISOTROPIC_STARTS)
+            .map(|k| k as f64 * model.period / ISOTROPIC_STARTS as f64)
+            .collect();
+    }
+    let mut m = moments(pts);
+    // The silhouette is the footprint swept along the lean: remove the sweep's spread.
+    let top = view.apparent(centre, model.solid.height_mm * 0.6);
+    let lean = top - centre;
+    let l2 = lean.dot(lean);
+    if l2 > 1e-9 {
+        let d = lean * (1.0 / l2.sqrt());
+        let var = l2 / 12.0;
+        m.xx = (m.xx - var * d.x * d.x).max(1e-6);
+        m.xy -= var * d.x * d.y;
+        m.yy = (m.yy - var * d.y * d.y).max(1e-6);
+    }
+    let phi = m.orientation();
+    let mut out = Vec::new();
+    let mut k = 0.0;
+    while k * std::f64::consts::FRAC_PI_2 < model.period - 1e-9 {
+        out.push(phi + k * std::f64::consts::FRAC_PI_2);
+        k += 1.0;
+    }
+    out
+}
+
+/// The model's weights over a window of the region. `own` = the detection being refitted: its
+/// own pixels count for it, every other detection's pixels count neither way.
+fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16>, win: Window) -> WeightMap {
+    let (w, h) = (win.x1.saturating_sub(win.x0), win.y1.saturating_sub(win.y0));
+    let mut out = Vec::with_capacity(w * h);
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let p = j * region.width + i;
+            let e = explained[p];
+            let by_other = e != 0 && Some(e) != own;
+            let v = match region.labels[p] {
+                Label::Piece => {
+                    let c = region.colours[p];
+                    if by_other {
+                        0.0
+                    } else if model.colours.contains_any(c.best) {
+                        W_OWN_BEST
+                    } else if model.colours.contains_any(c.compatible) {
+                        W_OWN_COMPATIBLE
+                    } else {
+                        W_OTHER
+                    }
+                }
+                Label::Table => model.table_weight,
+                Label::Shadow => W_SHADOW,
+                Label::Outside => 0.0,
+            };
+            out.push(v);
+        }
+    }
+    WeightMap::new(w, h, region.px_to_mm(win.x0 as f64, win.y0 as f64), region.mm_per_px, out)
+}
+
+/// The window holding a silhouette plus `margin_mm`.
+fn window_around(region: &Region, sil: &super::view::Silhouette, margin_mm: f64) -> Window {
+    let Some((lo, hi)) = sil.bounds() else {
+        return Window {
+            x0: 0,
+            y0: 0,
+            x1: region.width,
+            y1: region.height,
+        };
+    };
+    let (a, b) = (region.mm_to_px(lo), region.mm_to_px(hi));
+    let m = margin_mm / region.mm_per_px;
+    let clamp_x = |v: f64| v.clamp(0.0, region.width as f64) as usize;
+    let clamp_y = |v: f64| v.clamp(0.0, region.height as f64) as usize;
+    Window {
+        x0: clamp_x((a.0 - m).floor()),
+        y0: clamp_y((a.1 - m).floor()),
+        x1: clamp_x((b.0 + m).ceil() + 1.0),
+        y1: clamp_y((b.1 + m).ceil() + 1.0),
+    }
+}
+
+/// Bounding box (inclusive) of region pixels.
+fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for &p in pixels {
+        let (i, j) = (p % region.width, p / region.width);
+        x0 = x0.min(i);
+        y0 = y0.min(j);
+        x1 = x1.max(i);
+        y1 = y1.max(j);
+    }
+    (x0, y0, x1, y1)
+}
+
+/// Marks the pixels inside a fit's silhouette that show the model's colours best as explained
+/// by `k` (a brown chest on an orange deck stays for the chest); returns how many were newly
+/// marked.
+fn mark_explained(region: &Region, model: &Model, fit: &Fit, explained: &mut [u16], k: u16) -> usize {
+    let mut n = 0;
+    for_each_inside(region, &fit.silhouette.polygons, |p| {
+        if explained[p] == 0 && region.labels[p] == Label::Piece && model.colours.contains_any(region.colours[p].best) {
+            explained[p] = k;
+            n += 1;
+        }
+    });
+    n
+}
+
+/// Calls `f` with every region pixel whose centre lies inside the union of `polygons`.
+pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl FnMut(usize)) {
+    let mut inside = vec![false; 0];
+    for poly in polygons {
+        let px: Vec<(f64, f64)> = poly.iter().map(|&q| region.mm_to_px(q)).collect();
+        let (ymin, ymax) = px
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        if !(ymin.is_finite() && ymax.is_finite()) {
+            continue;
+        }
+        let j0 = ymin.ceil().max(0.0) as usize;
+        let j1 = (ymax.floor()).min(region.height as f64 - 1.0);
+        if j1 < 0.0 {
+            continue;
+        }
+        let j1 = j1 as usize;
+        if inside.is_empty() {
+            inside = vec![false; region.len()];
+        }
+        for j in j0..=j1 {
+            let y = j as f64;
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            let m = px.len();
+            for e in 0..m {
+                let (a, b) = (px[e], px[(e + 1) % m]);
+                if (a.1 <= y) != (b.1 <= y) {
+                    let x = a.0 + (y - a.1) * (b.0 - a.0) / (b.1 - a.1);
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+            }
+            if lo > hi {
+                continue;
+            }
+            let i0 = lo.ceil().max(0.0) as usize;
+            let i1 = hi.floor().min(region.width as f64 - 1.0);
+            if i1 < 0.0 {
+                continue;
+            }
+            for i in i0..=(i1 as usize) {
+                let p = j * region.width + i;
+                if !inside[p] {
+                    inside[p] = true;
+                    f(p);
+                }
+            }
+        }
+    }
+}
+
+/// The ink die's top colour: the colour most pixels of its top face show (the top face is
+/// never hidden from a camera above).
+fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Option<DieTop> {
+    let top = model.solid.parts.first()?.sections.last()?;
+    let pose = fit.pose;
+    let (s, c) = pose.angle_rad.sin_cos();
+    let pts: Vec<PointMm> = top
+        .outline
+        .iter()
+        .map(|&q| {
+            let q = q * DIE_TOP_SHRINK;
+            let p = PointMm::new(c * q.x - s * q.y, s * q.x + c * q.y) + pose.center_mm;
+            view.apparent(p, pose.base_mm + top.z_mm)
+        })
+        .collect();
+    let (mut first, mut second) = (0usize, 0usize);
+    for_each_inside(region, &[pts], |p| {
+        if region.labels[p] != Label::Piece {
+            return;
+        }
+        let b = region.colours[p].best;
+        if model.primary.contains_any(b) {
+            first += 1;
+        } else if model.secondary.contains_any(b) {
+            second += 1;
+        }
+    });
+    if first + second == 0 {
+        return None;
+    }
+    Some(if first >= second { DieTop::Black } else { DieTop::Red })
+}
+
+/// The unexplained pixels of `pixels` (region indices), in 8-connected pieces of at least
+/// [`MIN_SEED_OWN_PX`].
+fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
+    let (w, h) = (region.width, region.height);
+    let mut member = vec![false; region.len()];
+    for &p in pixels {
+        if explained[p] == 0 {
+            member[p] = true;
+        }
+    }
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for &start in pixels {
+        if !member[start] {
+            continue;
+        }
+        let mut comp = Vec::new();
+        member[start] = false;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            comp.push(p);
+            let (i, j) = (p % w, p / w);
+            for dj in -1i64..=1 {
+                for di in -1i64..=1 {
+                    let (ni, nj) = (i as i64 + di, j as i64 + dj);
+                    if ni < 0 || nj < 0 || ni >= w as i64 || nj >= h as i64 {
+                        continue;
+                    }
+                    let q = nj as usize * w + ni as usize;
+                    if member[q] {
+                        member[q] = false;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        if comp.len() >= MIN_SEED_OWN_PX {
+            out.push(comp);
+        }
+    }
+    out
+}
+
+/// Changed pixels outside every detection's silhouette.
+fn unexplained(region: &Region, detections: &[Detection]) -> (usize, Option<(usize, usize, usize, usize)>) {
+    let mut covered = vec![false; region.len()];
+    for d in detections {
+        for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
+    }
+    let mut count = 0;
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for p in 0..region.len() {
+        if region.labels[p] == Label::Piece && !covered[p] {
+            count += 1;
+            let (i, j) = (p % region.width, p / region.width);
+            x0 = x0.min(i);
+            y0 = y0.min(j);
+            x1 = x1.max(i);
+            y1 = y1.max(j);
+        }
+    }
+    (count, (count > 0).then_some((x0, y0, x1, y1)))
+}

@@ -1,0 +1,379 @@
+//! Fitting one piece's pose (footprint centre and angle) to what the camera saw.
+//!
+//! Conventions: table frame, millimetres, radians (angle from +x towards +y, as the catalog's
+//! footprints). The evidence is a [`WeightMap`] over the fine view: positive where a pixel
+//! shows the piece's colour, negative where it shows bare table or another piece, zero where it
+//! cannot tell (a shadow, a pixel another piece already explains). The fit maximises the
+//! silhouette's integral over those weights: the solid seen from the camera (`view.rs`) must
+//! cover the piece's pixels and nothing else. Its footprint is then where the piece touches the
+//! table, parallax included.
+//!
+//! Search: from a start point and a few start angles, a pattern search over the translation
+//! (the silhouette is moved, not recomputed: a few millimetres change the lean by hundredths of
+//! a millimetre), then over translation and angle together, shrinking the steps to an eighth
+//! of a millimetre.
+
+use super::raster::{ScoreScratch, WeightMap};
+use super::solid::{Solid, convex_hull};
+use super::view::{Pose2, Silhouette, Viewpoint};
+use crate::table::{PointMm, PolygonMm};
+
+/// First step of the per-angle translation search, mm (it goes down to a quarter of it).
+const QUICK_STEP_MM: f64 = 1.0;
+/// Start angles whose translation is searched (the best-scoring ones as they start).
+const SEARCHED_STARTS: usize = 2;
+/// First translation step of the joint search, mm.
+const JOINT_STEP_MM: f64 = 0.5;
+/// Smallest translation step of a full fit, mm.
+const STEP_MIN_MM: f64 = 0.125;
+/// First angle step of the joint search, and the smallest, radians.
+const ANGLE_STEP_START: f64 = 0.05;
+const ANGLE_STEP_MIN: f64 = 0.003;
+/// Most pattern-search moves per step size.
+const MAX_MOVES: usize = 12;
+/// A moved silhouette is recomputed (its lean) after moving this far, mm.
+const RECOMPUTE_AFTER_MM: f64 = 2.0;
+/// Scan-line spacing of [`union_area_mm2`], mm.
+const AREA_SCAN_MM: f64 = 0.5;
+
+/// A fitted pose and how well it explains the pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fit {
+    pub pose: Pose2,
+    /// Integral of the weights over the silhouette (pixels).
+    pub gain: f64,
+    /// The silhouette's area in fine pixels.
+    pub area_px: f64,
+    pub silhouette: Silhouette,
+}
+
+impl Fit {
+    /// Gain per silhouette pixel: about the share of the silhouette that shows the piece.
+    pub fn quality(&self) -> f64 {
+        if self.area_px > 0.0 { self.gain / self.area_px } else { 0.0 }
+    }
+}
+
+/// The area centroid of the convex hull of a silhouette (a cheap, stable centre).
+pub fn silhouette_centre(sil: &Silhouette) -> Option<PointMm> {
+    let pts: Vec<PointMm> = sil.polygons.iter().flatten().copied().collect();
+    let hull = convex_hull(&pts);
+    (hull.len() >= 3).then(|| PolygonMm::new(hull).centroid())
+}
+
+/// Area of a silhouette (the union of its polygons) in map pixels.
+fn area_px(sil: &Silhouette, map: &WeightMap) -> f64 {
+    union_area_mm2(&sil.polygons) / (map.mm_per_px * map.mm_per_px)
+}
+
+/// Area of a union of convex polygons, mm², by horizontal scan lines every [`AREA_SCAN_MM`].
+pub fn union_area_mm2(polygons: &[Vec<PointMm>]) -> f64 {
+    let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in polygons.iter().flatten() {
+        ymin = ymin.min(p.y);
+        ymax = ymax.max(p.y);
+    }
+    if !(ymin.is_finite() && ymax.is_finite()) {
+        return 0.0;
+    }
+    let mut total = 0.0;
+    let mut spans: Vec<(f64, f64)> = Vec::with_capacity(polygons.len());
+    let mut y = ymin + AREA_SCAN_MM / 2.0;
+    while y < ymax {
+        spans.clear();
+        for poly in polygons {
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            let n = poly.len();
+            for e in 0..n {
+                let (a, b) = (poly[e], poly[(e + 1) % n]);
+                if (a.y <= y) != (b.y <= y) {
+                    let x = a.x + (y - a.y) * (b.x - a.x) / (b.y - a.y);
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+            }
+            if lo < hi {
+                spans.push((lo, hi));
+            }
+        }
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut cur: Option<(f64, f64)> = None;
+        for &(a, b) in &spans {
+            cur = match cur {
+                Some((c, d)) if a <= d => Some((c, d.max(b))),
+                Some((c, d)) => {
+                    total += d - c;
+                    Some((a, b))
+                }
+                None => Some((a, b)),
+            };
+        }
+        if let Some((c, d)) = cur {
+            total += d - c;
+        }
+        y += AREA_SCAN_MM;
+    }
+    total * AREA_SCAN_MM
+}
+
+/// Searches the pose of `solid` standing `base_mm` up, starting at footprint centre `start`
+/// (table mm) with each of `angles`, and returns the best fit. `fine` refines the winner to the
+/// smallest steps (otherwise it stops at a quarter millimetre, enough to compare models).
+#[allow(clippy::too_many_arguments)]
+pub fn fit_pose(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    start: PointMm,
+    angles: &[f64],
+    base_mm: f64,
+    round: bool,
+    fine: bool,
+    scratch: &mut ScoreScratch,
+) -> Option<Fit> {
+    // Each start angle: put the silhouette's centre on `start` and score it as it is.
+    let mut starts: Vec<(f64, Pose2, Silhouette, PointMm)> = Vec::with_capacity(angles.len());
+    for &angle in angles {
+        let pose = Pose2 {
+            center_mm: start,
+            angle_rad: angle,
+            base_mm,
+        };
+        let sil = Silhouette::of(solid, &pose, view);
+        let Some(c) = silhouette_centre(&sil) else { continue };
+        let shift = start - c;
+        let score = map.score(&sil.polygons, shift, scratch);
+        starts.push((score, pose, sil, shift));
+    }
+    starts.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut best: Option<(f64, Pose2, Silhouette)> = None;
+    for (_, pose, sil, shift) in starts.into_iter().take(SEARCHED_STARTS) {
+        let pose = Pose2 {
+            center_mm: pose.center_mm + shift,
+            ..pose
+        };
+        let (pose, gain, sil) = translate_search(solid, map, view, pose, &sil, shift, QUICK_STEP_MM, scratch);
+        if best.as_ref().is_none_or(|b| gain > b.0) {
+            best = Some((gain, pose, sil));
+        }
+    }
+    let (gain, pose, sil) = best?;
+    let (pose, gain, silhouette) = if fine {
+        joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch)
+    } else {
+        (pose, gain, sil)
+    };
+    let area = area_px(&silhouette, map);
+    Some(Fit {
+        pose,
+        gain,
+        area_px: area,
+        silhouette,
+    })
+}
+
+/// Refines a pose already close to the truth (translation and, unless round, angle).
+pub fn refine_pose(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    pose: Pose2,
+    round: bool,
+    scratch: &mut ScoreScratch,
+) -> Option<Fit> {
+    let sil = Silhouette::of(solid, &pose, view);
+    if sil.polygons.is_empty() {
+        return None;
+    }
+    let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch);
+    let area = area_px(&silhouette, map);
+    Some(Fit {
+        pose,
+        gain,
+        area_px: area,
+        silhouette,
+    })
+}
+
+const FOUR: [(f64, f64); 4] = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)];
+
+/// Pattern search over the translation of a silhouette computed at `pose - offset` (it is moved,
+/// not recomputed), from `step` down to `step / 4`; returns the pose, its exact score and its
+/// silhouette (recomputed at the end).
+#[allow(clippy::too_many_arguments)]
+fn translate_search(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    pose: Pose2,
+    sil: &Silhouette,
+    offset: PointMm,
+    step: f64,
+    scratch: &mut ScoreScratch,
+) -> (Pose2, f64, Silhouette) {
+    let mut off = offset;
+    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut step = step;
+    let stop = step / 4.0 - 1e-9;
+    while step >= stop {
+        for _ in 0..MAX_MOVES {
+            let mut moved = false;
+            for (dx, dy) in FOUR {
+                let d = PointMm::new(dx * step, dy * step);
+                let sc = map.score(&sil.polygons, off + d, scratch);
+                if sc > best + 1e-9 {
+                    best = sc;
+                    off = off + d;
+                    moved = true;
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+        step /= 2.0;
+    }
+    let moved = Pose2 {
+        center_mm: pose.center_mm + (off - offset),
+        ..pose
+    };
+    let exact = Silhouette::of(solid, &moved, view);
+    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    (moved, score, exact)
+}
+
+/// Pattern search over translation and (unless round) angle together, from half a millimetre
+/// and [`ANGLE_STEP_START`] down to `min_step`. Translations move the current silhouette;
+/// angle trials and accepted moves of more than a millimetre recompute it.
+#[allow(clippy::too_many_arguments)]
+fn joint_search(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    pose: Pose2,
+    sil: Silhouette,
+    round: bool,
+    min_step: f64,
+    scratch: &mut ScoreScratch,
+) -> (Pose2, f64, Silhouette) {
+    let mut cur = pose;
+    let mut sil = sil;
+    // The silhouette was computed at `cur.center_mm - off`.
+    let mut off = PointMm::default();
+    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut step = JOINT_STEP_MM;
+    let mut astep = if round { 0.0 } else { ANGLE_STEP_START };
+    let astop = ANGLE_STEP_MIN;
+    while step >= min_step - 1e-9 || (!round && astep >= astop - 1e-9) {
+        for _ in 0..MAX_MOVES {
+            let mut moved = false;
+            if step >= min_step - 1e-9 {
+                for (dx, dy) in FOUR {
+                    let d = PointMm::new(dx * step, dy * step);
+                    let sc = map.score(&sil.polygons, off + d, scratch);
+                    if sc > best + 1e-9 {
+                        best = sc;
+                        off = off + d;
+                        cur.center_mm = cur.center_mm + d;
+                        moved = true;
+                    }
+                }
+            }
+            if !round && astep >= astop - 1e-9 {
+                for a in [astep, -astep] {
+                    let trial = Pose2 {
+                        angle_rad: cur.angle_rad + a,
+                        ..cur
+                    };
+                    let ts = Silhouette::of(solid, &trial, view);
+                    let sc = map.score(&ts.polygons, PointMm::default(), scratch);
+                    if sc > best + 1e-9 {
+                        best = sc;
+                        cur = trial;
+                        sil = ts;
+                        off = PointMm::default();
+                        moved = true;
+                    }
+                }
+            }
+            if off.norm() > RECOMPUTE_AFTER_MM {
+                sil = Silhouette::of(solid, &cur, view);
+                off = PointMm::default();
+                best = map.score(&sil.polygons, off, scratch);
+            }
+            if !moved {
+                break;
+            }
+        }
+        step /= 2.0;
+        astep /= 2.0;
+    }
+    let exact = Silhouette::of(solid, &cur, view);
+    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    (cur, score, exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Catalog;
+
+    /// A weight map painted with a silhouette: +1 inside, -1 outside (by pixel centre).
+    fn painted(sil: &Silhouette, origin: PointMm, w: usize, h: usize) -> WeightMap {
+        let mut weights = vec![-1.0f32; w * h];
+        for j in 0..h {
+            for i in 0..w {
+                let c = PointMm::new(origin.x + i as f64, origin.y + j as f64);
+                if sil.polygons.iter().any(|p| PolygonMm::new(p.clone()).contains(c)) {
+                    weights[j * w + i] = 1.0;
+                }
+            }
+        }
+        WeightMap::new(w, h, origin, 1.0, weights)
+    }
+
+    #[test]
+    fn union_area_counts_overlaps_once() {
+        let sq = |x: f64| vec![
+            PointMm::new(x, 0.0),
+            PointMm::new(x + 10.0, 0.0),
+            PointMm::new(x + 10.0, 10.0),
+            PointMm::new(x, 10.0),
+        ];
+        let a = union_area_mm2(&[sq(0.0), sq(5.0)]);
+        assert!((a - 150.0).abs() < 1e-6, "{a}");
+    }
+
+    #[test]
+    fn recovers_a_leaning_pose() {
+        let cat = Catalog::default_catalog();
+        let view = Viewpoint {
+            nadir_mm: PointMm::new(0.0, -600.0),
+            height_mm: 700.0,
+        };
+        for (name, angle) in [("chest", 0.7), ("goblet", 0.0), ("ship_blue", -2.0), ("tentacle", 2.5)] {
+            let e = cat.entry(name).unwrap();
+            let solid = Solid::of(e);
+            let truth = Pose2 {
+                center_mm: PointMm::new(40.3, 30.6),
+                angle_rad: angle,
+                base_mm: 0.0,
+            };
+            let sil = Silhouette::of(&solid, &truth, &view);
+            let map = painted(&sil, PointMm::new(-40.0, -40.0), 160, 160);
+            let mut s = ScoreScratch::default();
+            let round = e.shape.is_round();
+            let start = silhouette_centre(&sil).unwrap() + PointMm::new(2.0, -3.0);
+            let angles: Vec<f64> = if round { vec![0.0] } else { vec![angle + 0.15, angle + 0.15 + std::f64::consts::PI] };
+            let fit = fit_pose(&solid, &map, &view, start, &angles, 0.0, round, true, &mut s).unwrap();
+            let err = fit.pose.center_mm.distance(truth.center_mm);
+            assert!(err < 0.5, "{name}: {err} {:?}", fit.pose);
+            if !round {
+                let da = (fit.pose.angle_rad - angle).rem_euclid(std::f64::consts::TAU);
+                let da = da.min(std::f64::consts::TAU - da);
+                assert!(da < 0.03, "{name}: angle off by {da}");
+            }
+            assert!(fit.quality() > 0.9, "{name}: {}", fit.quality());
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! From a frame to the regions worth a close look.
+//!
+//! The coarse pass labels the whole coarse view (`labels.rs`), keeps what changed in colour or
+//! beyond any shadow's depth ([`Label::Piece`]), and groups the changes into rectangles of the
+//! fine view, grown by how far a piece's base can lie from the part of it that stands out (a
+//! captain's white body may not, its navy hat always does) and merged where they overlap. Each
+//! rectangle is then rectified finely and labelled pixel by pixel, with the colour models each
+//! piece pixel matches: a [`Region`].
+//!
+//! Conventions: fine pixel coordinates as `rectify.rs`; a region's pixel `(i, j)` is fine
+//! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
+
+use super::VisionError;
+use super::colour::{Palette, PixelColours};
+use super::labels::{Balance, Label, label};
+use super::rectify::Rectification;
+use super::view::Viewpoint;
+use crate::calibrate::rectify::RectifyGrid;
+use crate::table::{PointMm, PointPx};
+use opencv::core::{self, Mat, Point, Rect, Size, Vec3b};
+use opencv::imgproc;
+use opencv::prelude::*;
+
+/// Coarse changes smaller than this many coarse pixels are noise.
+pub const MIN_COARSE_AREA_PX: i32 = 3;
+/// Fine margin around every change, mm.
+pub const REGION_MARGIN_MM: f64 = 8.0;
+/// A piece may show only its top: the region reaches this far up towards the nadir, as the
+/// lean of a point this high (the captain's hat).
+pub const REACH_HEIGHT_MM: f64 = 32.0;
+/// Blur applied to both views before labelling (noise), Gaussian kernel side in pixels.
+const BLUR_KSIZE: i32 = 3;
+
+/// A rectangle of the fine view, labelled.
+#[derive(Debug, Clone)]
+pub struct Region {
+    pub rect: Rect,
+    pub width: usize,
+    pub height: usize,
+    pub origin_mm: PointMm,
+    pub mm_per_px: f64,
+    pub labels: Vec<Label>,
+    pub colours: Vec<PixelColours>,
+    /// The balanced frame, `[b, g, r]`.
+    pub bgr: Vec<[f32; 3]>,
+    /// The reference's `b + g + r` (the table's brightness there).
+    pub ref_sum: Vec<f32>,
+}
+
+impl Region {
+    pub fn px_to_mm(&self, i: f64, j: f64) -> PointMm {
+        PointMm::new(
+            self.origin_mm.x + i * self.mm_per_px,
+            self.origin_mm.y + j * self.mm_per_px,
+        )
+    }
+
+    pub fn mm_to_px(&self, p: PointMm) -> (f64, f64) {
+        (
+            (p.x - self.origin_mm.x) / self.mm_per_px,
+            (p.y - self.origin_mm.y) / self.mm_per_px,
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        self.width * self.height
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The whole coarse view of a frame, labelled.
+#[derive(Debug)]
+pub struct CoarsePass {
+    pub balance: Balance,
+    /// `Label as u8` per coarse pixel.
+    pub labels: Mat,
+    /// Changes (pieces, hands), as fine rectangles, merged.
+    pub rects: Vec<Rect>,
+    /// Coarse connected components of changes: bounding box (coarse px) and area (coarse px).
+    pub components: Vec<(Rect, i32)>,
+}
+
+/// What the coarse pass needs that depends on the profile only.
+#[derive(Debug)]
+pub struct CoarseInputs<'a> {
+    pub rect: &'a Rectification,
+    /// The reference on the coarse grid, blurred like the frame will be.
+    pub reference: &'a Mat,
+    /// 255 where coarse pixels may be used (seen, not the counter's stretch of string).
+    pub usable: &'a Mat,
+    /// 255 where the table is used for the white balance (usable, away from the string).
+    pub balance_mask: &'a Mat,
+    pub view: &'a Viewpoint,
+}
+
+/// Blurs an 8-bit image the way both views are blurred before labelling.
+pub fn blur(src: &Mat) -> Result<Mat, VisionError> {
+    let mut out = Mat::default();
+    imgproc::gaussian_blur(
+        src,
+        &mut out,
+        Size::new(BLUR_KSIZE, BLUR_KSIZE),
+        0.0,
+        0.0,
+        core::BORDER_REPLICATE,
+    )?;
+    Ok(out)
+}
+
+/// Labels a frame's coarse view (from `Rectification::coarse_view`) and finds the fine
+/// rectangles to look at.
+pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
+    let view = blur(coarse_view)?;
+    let balance = Balance::estimate(&view, input.reference, input.balance_mask).unwrap_or_default();
+    let rows = view.rows();
+    let cols = view.cols();
+    let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
+    let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
+    for y in 0..rows {
+        let f = view.at_row::<Vec3b>(y)?;
+        let r = input.reference.at_row::<Vec3b>(y)?;
+        let u = input.usable.at_row::<u8>(y)?;
+        let l = labels.at_row_mut::<u8>(y)?;
+        for x in 0..f.len() {
+            l[x] = if u[x] == 0 {
+                Label::Outside as u8
+            } else {
+                let rp = r[x];
+                label(balance.apply(f[x]), [rp[0] as f32, rp[1] as f32, rp[2] as f32]) as u8
+            };
+        }
+        let c = change.at_row_mut::<u8>(y)?;
+        for x in 0..c.len() {
+            c[x] = if l[x] == Label::Piece as u8 { 255 } else { 0 };
+        }
+    }
+    // Close one-pixel gaps so a piece is one component.
+    let kernel = imgproc::get_structuring_element(
+        imgproc::MORPH_RECT,
+        Size::new(3, 3),
+        Point::new(-1, -1),
+    )?;
+    let mut closed = Mat::default();
+    imgproc::morphology_ex(
+        &change,
+        &mut closed,
+        imgproc::MORPH_CLOSE,
+        &kernel,
+        Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        imgproc::morphology_default_border_value()?,
+    )?;
+    let mut cc_labels = Mat::default();
+    let mut stats = Mat::default();
+    let mut centroids = Mat::default();
+    let n = imgproc::connected_components_with_stats(&closed, &mut cc_labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let mut components = Vec::new();
+    for k in 1..n {
+        let area = *stats.at_2d::<i32>(k, imgproc::CC_STAT_AREA)?;
+        if area < MIN_COARSE_AREA_PX {
+            continue;
+        }
+        let r = Rect::new(
+            *stats.at_2d::<i32>(k, imgproc::CC_STAT_LEFT)?,
+            *stats.at_2d::<i32>(k, imgproc::CC_STAT_TOP)?,
+            *stats.at_2d::<i32>(k, imgproc::CC_STAT_WIDTH)?,
+            *stats.at_2d::<i32>(k, imgproc::CC_STAT_HEIGHT)?,
+        );
+        components.push((r, area));
+    }
+    let rects = fine_rects(&components, &input.rect.coarse, &input.rect.fine, input.view);
+    Ok(CoarsePass {
+        balance,
+        labels,
+        rects: merge_rects(rects),
+        components,
+    })
+}
+
+/// Each coarse component as a fine rectangle, grown by the margin and towards the nadir.
+fn fine_rects(components: &[(Rect, i32)], coarse: &RectifyGrid, fine: &RectifyGrid, view: &Viewpoint) -> Vec<Rect> {
+    components
+        .iter()
+        .map(|(r, _)| {
+            let lo = coarse.px_to_mm(PointPx::new(r.x as f64 - 0.5, r.y as f64 - 0.5));
+            let hi = coarse.px_to_mm(PointPx::new(
+                (r.x + r.width) as f64 - 0.5,
+                (r.y + r.height) as f64 - 0.5,
+            ));
+            let centre = (lo + hi) * 0.5;
+            // The base of something seen at `centre` as the top of a piece this tall.
+            let base = view.below(centre, REACH_HEIGHT_MM);
+            let reach = base - centre;
+            let m = REGION_MARGIN_MM;
+            let x0 = lo.x.min(lo.x + reach.x) - m;
+            let y0 = lo.y.min(lo.y + reach.y) - m;
+            let x1 = hi.x.max(hi.x + reach.x) + m;
+            let y1 = hi.y.max(hi.y + reach.y) + m;
+            let a = fine.mm_to_px(PointMm::new(x0, y0));
+            let b = fine.mm_to_px(PointMm::new(x1, y1));
+            let (xa, ya) = (a.x.floor() as i32, a.y.floor() as i32);
+            let (xb, yb) = (b.x.ceil() as i32, b.y.ceil() as i32);
+            let w = fine.width as i32;
+            let h = fine.height as i32;
+            let (xa, ya) = (xa.clamp(0, w), ya.clamp(0, h));
+            let (xb, yb) = (xb.clamp(xa, w), yb.clamp(ya, h));
+            Rect::new(xa, ya, xb - xa, yb - ya)
+        })
+        .filter(|r| r.width > 0 && r.height > 0)
+        .collect()
+}
+
+fn overlaps(a: &Rect, b: &Rect) -> bool {
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+}
+
+fn union(a: &Rect, b: &Rect) -> Rect {
+    let x0 = a.x.min(b.x);
+    let y0 = a.y.min(b.y);
+    let x1 = (a.x + a.width).max(b.x + b.width);
+    let y1 = (a.y + a.height).max(b.y + b.height);
+    Rect::new(x0, y0, x1 - x0, y1 - y0)
+}
+
+/// Merges overlapping rectangles until none overlap.
+pub fn merge_rects(mut rects: Vec<Rect>) -> Vec<Rect> {
+    loop {
+        let mut merged = false;
+        let mut out: Vec<Rect> = Vec::with_capacity(rects.len());
+        for r in rects {
+            match out.iter().position(|o| overlaps(o, &r)) {
+                Some(i) => {
+                    out[i] = union(&out[i], &r);
+                    merged = true;
+                }
+                None => out.push(r),
+            }
+        }
+        rects = out;
+        if !merged {
+            return rects;
+        }
+    }
+}
+
+/// What the fine labelling needs that depends on the profile only.
+#[derive(Debug)]
+pub struct FineInputs<'a> {
+    pub rect: &'a Rectification,
+    /// The reference on the fine grid, blurred.
+    pub reference: &'a Mat,
+    /// 255 where fine pixels may be used.
+    pub usable: &'a Mat,
+    pub palette: &'a Palette,
+}
+
+/// Rectifies and labels one fine rectangle of a frame.
+pub fn fine_region(frame: &Mat, rect: Rect, balance: &Balance, input: &FineInputs) -> Result<Region, VisionError> {
+    let rect = input.rect.clip(rect);
+    let view = blur(&input.rect.fine_view(frame, rect)?)?;
+    let reference = Mat::roi(input.reference, rect)?;
+    let usable = Mat::roi(input.usable, rect)?;
+    let (w, h) = (rect.width as usize, rect.height as usize);
+    let mut labels = Vec::with_capacity(w * h);
+    let mut colours = Vec::with_capacity(w * h);
+    let mut bgr = Vec::with_capacity(w * h);
+    let mut ref_sum = Vec::with_capacity(w * h);
+    for y in 0..rect.height {
+        let f = view.at_row::<Vec3b>(y)?;
+        let r = reference.at_row::<Vec3b>(y)?;
+        let u = usable.at_row::<u8>(y)?;
+        for x in 0..w {
+            let fp = balance.apply(f[x]);
+            let rp = [r[x][0] as f32, r[x][1] as f32, r[x][2] as f32];
+            let rs = rp[0] + rp[1] + rp[2];
+            let l = if u[x] == 0 { Label::Outside } else { label(fp, rp) };
+            let c = if l == Label::Piece {
+                input.palette.classify(fp, rs)
+            } else {
+                PixelColours::default()
+            };
+            labels.push(l);
+            colours.push(c);
+            bgr.push(fp);
+            ref_sum.push(rs);
+        }
+    }
+    let fine = &input.rect.fine;
+    Ok(Region {
+        rect,
+        width: w,
+        height: h,
+        origin_mm: fine.px_to_mm(PointPx::new(rect.x as f64, rect.y as f64)),
+        mm_per_px: fine.mm_per_px,
+        labels,
+        colours,
+        bgr,
+        ref_sum,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_rectangles_merge_transitively() {
+        let r = merge_rects(vec![
+            Rect::new(0, 0, 10, 10),
+            Rect::new(20, 0, 10, 10),
+            Rect::new(8, 0, 14, 5),
+            Rect::new(100, 100, 5, 5),
+        ]);
+        assert_eq!(r.len(), 2);
+        assert!(r.contains(&Rect::new(0, 0, 30, 10)));
+    }
+}

@@ -1,0 +1,397 @@
+//! Pieces as solids: what a catalog entry looks like in 3D, as stacks of horizontal sections.
+//!
+//! Conventions:
+//! - The piece's own frame: millimetres, centre at the origin, angle 0 (the catalog footprint's
+//!   frame, `Shape::local_footprint`), `z_mm` is the height above the surface the piece stands
+//!   on (0 = its base).
+//! - A solid is a union of [`Part`]s; a part is a list of convex [`Section`]s in rising `z_mm`.
+//!   Between two consecutive sections the part is taken to be their convex hull (a frustum, a
+//!   prism, a ring of a dome), so a part's outline seen from any viewpoint is the union of the
+//!   hulls of consecutive section pairs. Non-convex footprints (anchor, tentacle, bottle) are cut
+//!   into convex parts.
+//!
+//! The sections follow the catalog's description of each shape (table.md): a half sphere is a
+//! dome, a "figure on a disc base" a base disc with a narrower body and a hat, a cup on a round
+//! foot a foot, a stem and a cup widening to the top. Small ornaments (eyes, suckers, latches)
+//! are left out: they change a silhouette by less than a millimetre.
+
+use crate::table::{CatalogEntry, PointMm, Shape};
+
+/// Vertices of a round section.
+const ROUND_VERTICES: usize = 24;
+/// Latitude steps of a dome.
+const DOME_STEPS: usize = 6;
+/// Tentacle band: inward bow of the chord (as `table::catalog`).
+const TENTACLE_SAGITTA_RATIO: f64 = 0.2;
+/// Tentacle band: segments along the arc (each a convex part).
+const TENTACLE_SEGMENTS: usize = 6;
+
+/// One horizontal slice of a part: a convex outline at a height.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub z_mm: f64,
+    /// Convex outline in the piece's frame, mm.
+    pub outline: Vec<PointMm>,
+}
+
+/// A convex-sectioned part of a solid.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Part {
+    pub sections: Vec<Section>,
+}
+
+/// A piece as a union of parts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Solid {
+    pub parts: Vec<Part>,
+    /// Total height, mm.
+    pub height_mm: f64,
+}
+
+impl Part {
+    fn prism(outline: Vec<PointMm>, z0: f64, z1: f64) -> Self {
+        Self {
+            sections: vec![
+                Section {
+                    z_mm: z0,
+                    outline: outline.clone(),
+                },
+                Section { z_mm: z1, outline },
+            ],
+        }
+    }
+
+    /// A solid of revolution from `(z, radius)` pairs, optionally stretched to an ellipse.
+    fn revolved(profile: &[(f64, f64)], stretch: (f64, f64)) -> Self {
+        Self {
+            sections: profile
+                .iter()
+                .map(|&(z, r)| Section {
+                    z_mm: z,
+                    outline: ellipse(r * stretch.0, r * stretch.1),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn ellipse(rx: f64, ry: f64) -> Vec<PointMm> {
+    (0..ROUND_VERTICES)
+        .map(|i| {
+            let a = i as f64 / ROUND_VERTICES as f64 * std::f64::consts::TAU;
+            PointMm::new(rx * a.cos(), ry * a.sin())
+        })
+        .collect()
+}
+
+fn rectangle(length: f64, width: f64) -> Vec<PointMm> {
+    let (l, w) = (length / 2.0, width / 2.0);
+    vec![
+        PointMm::new(-l, -w),
+        PointMm::new(l, -w),
+        PointMm::new(l, w),
+        PointMm::new(-l, w),
+    ]
+}
+
+/// The outline scaled about its vertex mean (a uniform inset of a symmetric convex outline).
+fn shrunk(outline: &[PointMm], factor: f64) -> Vec<PointMm> {
+    let n = outline.len().max(1) as f64;
+    let c = outline.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / n);
+    outline.iter().map(|&p| c + (p - c) * factor).collect()
+}
+
+/// A dome of semi-axes `(rx, ry)` and height `h` standing on `z0`.
+fn dome(rx: f64, ry: f64, z0: f64, h: f64) -> Part {
+    let sections = (0..=DOME_STEPS)
+        .map(|k| {
+            let phi = k as f64 / DOME_STEPS as f64 * std::f64::consts::FRAC_PI_2;
+            // The top ring is a small disc rather than a point, so hulls stay well formed.
+            let c = phi.cos().max(0.08);
+            Section {
+                z_mm: z0 + h * phi.sin(),
+                outline: ellipse(rx * c, ry * c),
+            }
+        })
+        .collect();
+    Part { sections }
+}
+
+impl Solid {
+    /// The solid of a catalog entry.
+    pub fn of(entry: &CatalogEntry) -> Solid {
+        let h = entry.height_mm;
+        let parts = match entry.shape {
+            Shape::HalfSphere { diameter_mm } => vec![dome(diameter_mm / 2.0, diameter_mm / 2.0, 0.0, h)],
+            Shape::Sphere { diameter_mm } => {
+                let r = diameter_mm / 2.0;
+                vec![Part::revolved(
+                    &[(0.0, 0.3 * r), (0.5 * r, 0.87 * r), (r, r), (1.5 * r, 0.87 * r), (2.0 * r, 0.3 * r)],
+                    (1.0, 1.0),
+                )]
+            }
+            Shape::CurvedBand {
+                chord_mm,
+                thickness_mm,
+            } => curved_band(chord_mm, thickness_mm, h),
+            Shape::Hull { .. } | Shape::Box { .. } | Shape::Cube { .. } | Shape::HexPrism { .. } => {
+                vec![Part::prism(entry.shape.local_footprint(), 0.0, h)]
+            }
+            Shape::Trapezoid {
+                length_mm,
+                width_mm,
+                top_inset_mm,
+            } => vec![Part {
+                sections: vec![
+                    Section {
+                        z_mm: 0.0,
+                        outline: rectangle(length_mm, width_mm),
+                    },
+                    Section {
+                        z_mm: h,
+                        outline: rectangle(
+                            (length_mm - 2.0 * top_inset_mm).max(1.0),
+                            (width_mm - 2.0 * top_inset_mm).max(1.0),
+                        ),
+                    },
+                ],
+            }],
+            Shape::AnchorOutline { length_mm, width_mm } => anchor(length_mm, width_mm, h),
+            Shape::Disc { diameter_mm } => {
+                let r = diameter_mm / 2.0;
+                vec![Part::revolved(&[(0.0, r), (0.8 * h, 0.94 * r), (h, 0.6 * r)], (1.0, 1.0))]
+            }
+            Shape::Blob { .. } => {
+                let outline = entry.shape.local_footprint();
+                vec![Part {
+                    sections: vec![
+                        Section {
+                            z_mm: 0.0,
+                            outline: convex_hull(&outline),
+                        },
+                        Section {
+                            z_mm: h,
+                            outline: shrunk(&convex_hull(&outline), 0.94),
+                        },
+                    ],
+                }]
+            }
+            Shape::FigureOnDisc { base_diameter_mm } => {
+                let r = base_diameter_mm / 2.0;
+                // Base disc, body, head, hat brim, hat crown (fractions of the height).
+                vec![
+                    Part::revolved(&[(0.0, r), (0.09 * h, 0.95 * r)], (1.0, 1.0)),
+                    Part::revolved(
+                        &[
+                            (0.09 * h, 0.62 * r),
+                            (0.62 * h, 0.5 * r),
+                            (0.72 * h, 0.5 * r),
+                            (0.80 * h, 0.45 * r),
+                        ],
+                        (1.0, 1.0),
+                    ),
+                    Part::revolved(
+                        &[(0.80 * h, 0.68 * r), (0.84 * h, 0.68 * r), (0.84 * h, 0.46 * r), (h, 0.42 * r)],
+                        (1.0, 1.0),
+                    ),
+                ]
+            }
+            Shape::Cup { foot_diameter_mm } => {
+                let r = foot_diameter_mm / 2.0;
+                vec![
+                    Part::revolved(&[(0.0, r), (0.08 * h, 0.75 * r)], (1.0, 1.0)),
+                    Part::revolved(&[(0.08 * h, 0.22 * r), (0.45 * h, 0.22 * r)], (1.0, 1.0)),
+                    Part::revolved(&[(0.45 * h, 0.35 * r), (h, 0.95 * r)], (1.0, 1.0)),
+                ]
+            }
+            Shape::LyingBottle {
+                length_mm,
+                diameter_mm,
+            } => bottle(length_mm, diameter_mm),
+            Shape::Oval { length_mm, width_mm } => {
+                let (a, b) = (length_mm / 2.0, width_mm / 2.0);
+                vec![
+                    Part::revolved(&[(0.0, 1.0), (0.3 * h, 0.8)], (a, b)),
+                    dome(0.78 * a, 0.82 * b, 0.3 * h, 0.7 * h),
+                ]
+            }
+        };
+        Solid { parts, height_mm: h }
+    }
+}
+
+fn curved_band(chord: f64, thickness: f64, h: f64) -> Vec<Part> {
+    let sagitta = chord * TENTACLE_SAGITTA_RATIO;
+    let radius = (chord * chord / 4.0 + sagitta * sagitta) / (2.0 * sagitta);
+    let half_angle = (chord / 2.0 / radius).asin();
+    let centre_y = radius - sagitta / 2.0;
+    let (ro, ri) = (radius + thickness / 2.0, radius - thickness / 2.0);
+    let at = |r: f64, a: f64| {
+        let (s, c) = a.sin_cos();
+        PointMm::new(r * s, centre_y - r * c)
+    };
+    (0..TENTACLE_SEGMENTS)
+        .map(|i| {
+            let a0 = -half_angle + 2.0 * half_angle * i as f64 / TENTACLE_SEGMENTS as f64;
+            let a1 = -half_angle + 2.0 * half_angle * (i + 1) as f64 / TENTACLE_SEGMENTS as f64;
+            let quad = vec![at(ro, a0), at(ro, a1), at(ri, a1), at(ri, a0)];
+            Part::prism(quad, 0.0, h)
+        })
+        .collect()
+}
+
+fn anchor(length: f64, width: f64, h: f64) -> Vec<Part> {
+    // The catalog's anchor outline (ring bar, shank, crown with two flukes) in convex pieces.
+    let (l, w) = (length / 2.0, width / 2.0);
+    let shank = width * 0.18;
+    let p = PointMm::new;
+    let ring = vec![
+        p(-l, -w * 0.35),
+        p(-l + 0.25 * length, -w * 0.35),
+        p(-l + 0.25 * length, w * 0.35),
+        p(-l, w * 0.35),
+    ];
+    let shaft = vec![
+        p(-l + 0.25 * length, -shank),
+        p(l - 0.3 * length, -shank),
+        p(l - 0.3 * length, shank),
+        p(-l + 0.25 * length, shank),
+    ];
+    let crown = vec![
+        p(l - 0.3 * length, -shank),
+        p(l, -w * 0.4),
+        p(l, w * 0.4),
+        p(l - 0.3 * length, shank),
+    ];
+    let fluke_a = vec![p(l - 0.3 * length, -shank), p(l - 0.45 * length, -w), p(l, -w * 0.4)];
+    let fluke_b = vec![p(l - 0.3 * length, shank), p(l, w * 0.4), p(l - 0.45 * length, w)];
+    [ring, shaft, crown, fluke_a, fluke_b]
+        .into_iter()
+        .map(|o| Part::prism(o, 0.0, h))
+        .collect()
+}
+
+fn bottle(length: f64, diameter: f64) -> Vec<Part> {
+    // Lying on its side: full width at mid height, narrowing to its contact line below and its
+    // ridge above.
+    let (l, r) = (length / 2.0, diameter / 2.0);
+    let neck = r * 0.45;
+    let shoulder = l - 0.35 * length;
+    let body_at = |k: f64| {
+        let mut pts = Vec::new();
+        for i in 0..=8 {
+            let a = std::f64::consts::FRAC_PI_2 + std::f64::consts::PI * i as f64 / 8.0;
+            pts.push(PointMm::new(-l + r + r * a.cos(), -r * k * a.sin()));
+        }
+        pts.push(PointMm::new(shoulder, -r * k));
+        pts.push(PointMm::new(shoulder, r * k));
+        pts.reverse();
+        convex_hull(&pts)
+    };
+    let neck_at = |k: f64| {
+        convex_hull(&[
+            PointMm::new(shoulder, r * k),
+            PointMm::new(shoulder + 0.15 * length, neck * k),
+            PointMm::new(l, neck * k),
+            PointMm::new(l, -neck * k),
+            PointMm::new(shoulder + 0.15 * length, -neck * k),
+            PointMm::new(shoulder, -r * k),
+        ])
+    };
+    let levels = [(0.0, 0.25), (0.5 * r, 0.87), (r, 1.0), (1.5 * r, 0.87), (2.0 * r, 0.25)];
+    let body = Part {
+        sections: levels
+            .iter()
+            .map(|&(z, k)| Section {
+                z_mm: z,
+                outline: body_at(k),
+            })
+            .collect(),
+    };
+    let neck_part = Part {
+        sections: levels
+            .iter()
+            .map(|&(z, k)| Section {
+                z_mm: z,
+                outline: neck_at(k),
+            })
+            .collect(),
+    };
+    vec![body, neck_part]
+}
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise in a y-up frame, no repeated point.
+pub fn convex_hull(points: &[PointMm]) -> Vec<PointMm> {
+    let mut pts: Vec<PointMm> = points.iter().copied().filter(|p| p.is_finite()).collect();
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup_by(|a, b| (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12);
+    if pts.len() < 3 {
+        return pts;
+    }
+    let cross = |o: PointMm, a: PointMm, b: PointMm| (a - o).cross(b - o);
+    let mut lower: Vec<PointMm> = Vec::with_capacity(pts.len());
+    for &p in &pts {
+        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+            lower.pop();
+        }
+        lower.push(p);
+    }
+    let mut upper: Vec<PointMm> = Vec::with_capacity(pts.len());
+    for &p in pts.iter().rev() {
+        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+            upper.pop();
+        }
+        upper.push(p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    lower
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{Catalog, PolygonMm};
+
+    #[test]
+    fn every_solid_stands_on_its_footprint() {
+        let cat = Catalog::default_catalog();
+        for e in &cat.pieces {
+            let solid = Solid::of(e);
+            assert!(!solid.parts.is_empty(), "{}", e.name);
+            let fp = PolygonMm::new(e.shape.local_footprint());
+            let mut top: f64 = 0.0;
+            for part in &solid.parts {
+                assert!(part.sections.len() >= 2, "{}", e.name);
+                for w in part.sections.windows(2) {
+                    assert!(w[0].z_mm <= w[1].z_mm, "{}: sections must rise", e.name);
+                }
+                for s in &part.sections {
+                    top = top.max(s.z_mm);
+                    for &p in &s.outline {
+                        assert!(
+                            fp.contains(p) || fp.distance_to_outline(p) < 0.8,
+                            "{}: {p:?} outside the footprint",
+                            e.name
+                        );
+                    }
+                }
+            }
+            assert!((top - e.height_mm).abs() < 1e-9, "{}: top {top}", e.name);
+        }
+    }
+
+    #[test]
+    fn hull_of_a_square_with_an_inner_point() {
+        let h = convex_hull(&[
+            PointMm::new(0.0, 0.0),
+            PointMm::new(1.0, 0.0),
+            PointMm::new(0.5, 0.5),
+            PointMm::new(1.0, 1.0),
+            PointMm::new(0.0, 1.0),
+        ]);
+        assert_eq!(h.len(), 4);
+        assert!((PolygonMm::new(h).area() - 1.0).abs() < 1e-12);
+    }
+}
