@@ -69,3 +69,11 @@ fuzz: deps
 			-rss_limit_mb=$(FUZZ_RSS_MB) -malloc_limit_mb=$(FUZZ_MALLOC_MB) \
 			-print_final_stats=1 2>&1 | tail -n 25; \
 	done
+
+# The full soak (reliability issue, item 5): the demo under the live referee's loop for 30 minutes,
+# memory and frame times printed and written to target/soak.json. `make test` runs the short form
+# (OCTOREF_SOAK_SECONDS defaults to 20).
+SOAK_SECONDS ?= 1800
+.PHONY: soak
+soak: deps
+	OCTOREF_SOAK_SECONDS=$(SOAK_SECONDS) $(CARGO) test --test soak -- --nocapture

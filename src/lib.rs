@@ -10,6 +10,7 @@ pub mod capture;
 pub mod cli;
 pub mod fsutil;
 pub mod games;
+pub mod live;
 pub mod referee;
 pub mod synth;
 pub mod table;

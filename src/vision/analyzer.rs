@@ -33,8 +33,16 @@ use std::time::Instant;
 pub const OBSTRUCTION_MIN_MM2: f64 = 1800.0;
 /// ...when it also spans at least this far.
 pub const OBSTRUCTION_MIN_SPAN_MM: f64 = 60.0;
+/// A changed patch at least this large (mm², coarse) that reaches the edge of what the camera
+/// sees is an arm reaching in: no piece is that big, and pieces do not come in from outside.
+pub const ARM_MIN_MM2: f64 = 4000.0;
 /// Share of the string (outside the counter) that must look changed for the view to have moved.
 pub const VIEW_MOVED_STRING_SHARE: f64 = 0.5;
+/// The frame's table is this much brighter or darker than the reference's (white-balance gain
+/// averaged over the channels, either way): the room's light changed since calibration.
+pub const LIGHTING_CHANGED_GAIN: f32 = 1.12;
+/// ...or its channels' gains differ by this ratio (a colour cast: a lamp, daylight).
+pub const LIGHTING_CHANGED_CAST: f32 = 1.06;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
 /// Confidence of a fit from its quality (gain per silhouette pixel): `quality / this`, capped.
@@ -95,6 +103,12 @@ pub struct FrameAnalysis {
     pub counter: Option<CounterReport>,
     pub obstructed: bool,
     pub view_moved: bool,
+    /// The light differs from the calibration's (brighter, darker, another colour). Vision has
+    /// already adapted (every frame is white-balanced against the empty table's reference); the
+    /// flag says the reference may be stale and calibrating again would help.
+    pub lighting_changed: bool,
+    /// The per-channel gains `[b, g, r]` that brought this frame's table to the reference's.
+    pub balance_gains: [f32; 3],
     /// Heights of the surfaces the pieces stand on, by piece index (0, a deck, the island).
     pub base_mm: Vec<f64>,
     pub times: StageTimes,
@@ -110,29 +124,37 @@ pub struct Analyzer {
     usable_fine: Mat,
     usable_coarse: Mat,
     palette: Palette,
+    /// Gains that make the calibration board's white paper neutral (see `FineInputs::white`).
+    white: [f32; 3],
     models: Vec<Model>,
     ocean: Option<OceanReport>,
     /// The ocean's outline as coarse pixel samples (away from the counter), for `view_moved`.
     string_samples: Vec<(i32, i32)>,
+    /// Coarse pixels on the edge of what the camera sees, for arms reaching in.
+    view_edge: Vec<(i32, i32)>,
     counter: Option<CounterBand>,
     profile: Profile,
 }
 
 /// Whether a colour looks like the table (so bare table under a piece tells little).
 fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
-    let d: f32 = (0..3).map(|c| (model.chroma[c] - table.chroma[c]).powi(2)).sum::<f32>().sqrt();
+    let d: f32 = (0..3)
+        .map(|c| (model.chroma[c] - table.chroma[c]).powi(2))
+        .sum::<f32>()
+        .sqrt();
     d < 0.05 && model.brightness[0] > 0.5
 }
 
 impl Analyzer {
     /// Prepares the analysis of frames for `profile`, whose rectified empty-table reference is
     /// `reference`. `taught` models replace the catalog's colours of the pieces they name.
-    pub fn new(profile: &Profile, reference: &Mat, catalog: &Catalog, taught: &TaughtModels) -> Result<Self, VisionError> {
-        let grid = profile
-            .reference
-            .as_ref()
-            .ok_or(VisionError::NoReference)?
-            .grid;
+    pub fn new(
+        profile: &Profile,
+        reference: &Mat,
+        catalog: &Catalog,
+        taught: &TaughtModels,
+    ) -> Result<Self, VisionError> {
+        let grid = profile.reference.as_ref().ok_or(VisionError::NoReference)?.grid;
         if reference.cols() != grid.width as i32 || reference.rows() != grid.height as i32 {
             return Err(VisionError::ReferenceSize {
                 width: reference.cols(),
@@ -158,7 +180,8 @@ impl Analyzer {
         // Coarse masks and reference: every COARSE_STEP-th fine pixel, as the coarse view.
         let crows = rect.coarse.height as i32;
         let ccols = rect.coarse.width as i32;
-        let mut usable_coarse = Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut usable_coarse =
+            Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
         let mut ref_sub = Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC3, Scalar::all(0.0))?;
         for j in 0..crows {
             let src = usable_fine.at_row::<u8>(j * COARSE_STEP)?.to_vec();
@@ -211,9 +234,21 @@ impl Analyzer {
             Some(o) => string_samples(&o.polygon_mm, &rect, &usable_coarse)?,
             None => Vec::new(),
         };
+        let mut valid_coarse =
+            Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
+        for j in 0..crows {
+            let src = rect.fine_valid.at_row::<u8>(j * COARSE_STEP)?.to_vec();
+            let dst = valid_coarse.at_row_mut::<u8>(j)?;
+            for (i, d) in dst.iter_mut().enumerate() {
+                *d = src[i * COARSE_STEP as usize];
+            }
+        }
+        let view_edge = region::view_edge(&valid_coarse)?;
         Ok(Self {
+            white: white_gains(profile.white_bgr),
             rect,
             view,
+            view_edge,
             ref_fine,
             ref_coarse,
             usable_fine,
@@ -255,20 +290,28 @@ impl Analyzer {
                 usable: &self.usable_coarse,
                 balance_mask: &self.usable_coarse,
                 view: &self.view,
+                view_edge: &self.view_edge,
             },
         )?;
         times.foreground_ms += ms(t);
         let view_moved = self.view_moved(&coarse.labels)?;
+        let coarse_px_mm2 = self.rect.coarse.mm_per_px * self.rect.coarse.mm_per_px;
+        let arm = coarse
+            .components
+            .iter()
+            .zip(&coarse.at_view_edge)
+            .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
         let fine_inputs = FineInputs {
             rect: &self.rect,
             reference: &self.ref_fine,
             usable: &self.usable_fine,
             palette: &self.palette,
+            white: self.white,
         };
         let mut detector = Detector::default();
         let mut found: Vec<(Detection, f64)> = Vec::new();
-        let mut obstructed = false;
+        let mut obstructed = arm;
         for &r in &coarse.rects {
             let t = Instant::now();
             let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
@@ -292,6 +335,7 @@ impl Analyzer {
         }
 
         let t = Instant::now();
+        within_counts(&mut found, &self.models);
         let mut pieces = Vec::with_capacity(found.len() + 1);
         let mut base_mm = Vec::with_capacity(found.len() + 1);
         for (d, base) in &found {
@@ -303,7 +347,14 @@ impl Analyzer {
         let t = Instant::now();
         let mut counter = None;
         if let Some(band) = &self.counter {
-            let reading = band.read(frame, &fine_inputs, &self.profile, &self.models, &self.view, &coarse.balance)?;
+            let reading = band.read(
+                frame,
+                &fine_inputs,
+                &self.profile,
+                &self.models,
+                &self.view,
+                &coarse.balance,
+            )?;
             counter = reading.counter;
             if let Some(d) = reading.crab {
                 pieces.push(self.report_of(&d, pieces.len() + 1));
@@ -328,13 +379,20 @@ impl Analyzer {
             counter,
             obstructed,
             view_moved,
+            lighting_changed: lighting_changed(&coarse.balance),
+            balance_gains: coarse.balance.gains,
             base_mm,
             times,
         })
     }
 
     /// Analyses a frame and rules on it: `analyze`'s per-frame report.
-    pub fn report(&self, frame: &Mat, image: &str, ctx: &GameContext) -> Result<(FrameReport, FrameAnalysis), VisionError> {
+    pub fn report(
+        &self,
+        frame: &Mat,
+        image: &str,
+        ctx: &GameContext,
+    ) -> Result<(FrameReport, FrameAnalysis), VisionError> {
         let mut analysis = self.analyze(frame)?;
         let t = Instant::now();
         let mut report = FrameReport {
@@ -400,6 +458,45 @@ impl Analyzer {
     }
 }
 
+/// Gains (mean 1) that make `white` (a white surface's `[b, g, r]`) neutral; none without it.
+fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
+    let Some(w) = white.filter(|w| w.iter().all(|&c| c.is_finite() && c > 1.0)) else {
+        return [1.0; 3];
+    };
+    let mean = (w[0] + w[1] + w[2]) / 3.0;
+    [(mean / w[0]) as f32, (mean / w[1]) as f32, (mean / w[2]) as f32]
+}
+
+/// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
+/// the ones explaining most pixels.
+fn within_counts(found: &mut Vec<(Detection, f64)>, models: &[Model]) {
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by(|&a, &b| found[b].0.fit.gain.total_cmp(&found[a].0.fit.gain));
+    let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+    let mut keep = vec![false; found.len()];
+    for i in order {
+        let m = &models[found[i].0.model];
+        let n = used.entry(m.entry).or_insert(0);
+        if *n < m.count.max(1) {
+            *n += 1;
+            keep[i] = true;
+        }
+    }
+    let mut k = keep.into_iter();
+    found.retain(|_| k.next().unwrap_or(false));
+}
+
+/// Whether white-balance gains mean the light changed since calibration.
+pub fn lighting_changed(balance: &super::labels::Balance) -> bool {
+    let g = balance.gains;
+    let mean = (g[0] + g[1] + g[2]) / 3.0;
+    let (lo, hi) = (g[0].min(g[1]).min(g[2]), g[0].max(g[1]).max(g[2]));
+    if !(mean > 0.0 && lo > 0.0) {
+        return false;
+    }
+    mean.max(1.0 / mean) >= LIGHTING_CHANGED_GAIN || hi / lo >= LIGHTING_CHANGED_CAST
+}
+
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
@@ -434,7 +531,11 @@ fn median_colour(image: &Mat, valid: &Mat) -> Result<ColourModel, VisionError> {
 }
 
 /// Coarse pixels along the ocean's outline that are usable (away from the counter).
-fn string_samples(ocean: &PolygonMm, rect: &Rectification, usable: &Mat) -> Result<Vec<(i32, i32)>, VisionError> {
+fn string_samples(
+    ocean: &PolygonMm,
+    rect: &Rectification,
+    usable: &Mat,
+) -> Result<Vec<(i32, i32)>, VisionError> {
     let perimeter = ocean.perimeter();
     let mut out = Vec::new();
     if perimeter <= 0.0 || ocean.len() < 3 {
@@ -450,7 +551,12 @@ fn string_samples(ocean: &PolygonMm, rect: &Rectification, usable: &Mat) -> Resu
             let p = a + (b - a) * ((s_next - s) / len);
             let px = rect.coarse.mm_to_px(p);
             let (x, y) = (px.x.round() as i32, px.y.round() as i32);
-            if x >= 0 && y >= 0 && x < rect.coarse.width as i32 && y < rect.coarse.height as i32 && *usable.at_2d::<u8>(y, x)? != 0 {
+            if x >= 0
+                && y >= 0
+                && x < rect.coarse.width as i32
+                && y < rect.coarse.height as i32
+                && *usable.at_2d::<u8>(y, x)? != 0
+            {
                 out.push((x, y));
             }
             s_next += step;
@@ -483,6 +589,7 @@ impl Analyzer {
                 usable: &self.usable_coarse,
                 balance_mask: &self.usable_coarse,
                 view: &self.view,
+                view_edge: &self.view_edge,
             },
         )?;
         let fine_inputs = FineInputs {
@@ -490,6 +597,7 @@ impl Analyzer {
             reference: &self.ref_fine,
             usable: &self.usable_fine,
             palette: &self.palette,
+            white: self.white,
         };
         let reg = region::fine_region(frame, full, &coarse.balance, &fine_inputs)?;
         let mut out = self.rect.fine_view(frame, full)?;
@@ -518,7 +626,15 @@ impl Analyzer {
             let pts: core::Vector<core::Point> = p.footprint_mm.points().iter().map(|&q| to_pt(q)).collect();
             let mut v: core::Vector<core::Vector<core::Point>> = core::Vector::new();
             v.push(pts);
-            opencv::imgproc::polylines(&mut out, &v, true, Scalar::new(0.0, 0.0, 255.0, 0.0), 1, opencv::imgproc::LINE_8, 0)?;
+            opencv::imgproc::polylines(
+                &mut out,
+                &v,
+                true,
+                Scalar::new(0.0, 0.0, 255.0, 0.0),
+                1,
+                opencv::imgproc::LINE_8,
+                0,
+            )?;
             let c = to_pt(p.center_mm);
             opencv::imgproc::put_text(
                 &mut out,
@@ -533,5 +649,115 @@ impl Analyzer {
             )?;
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::{CameraNudge, Faults, LightingChange, Resolution, SceneSpec};
+    use crate::vision::evaluate::{score_frame, truth_report};
+    use crate::vision::synthetic::{SyntheticScene, prepare};
+
+    fn scene(
+        seed: u64,
+        tilt_deg: f64,
+        faults: impl Fn(usize) -> Faults,
+        frames: usize,
+    ) -> (SyntheticScene, Analyzer) {
+        let mut spec = SceneSpec::new(seed, 4);
+        spec.resolution = Some(Resolution::HD);
+        spec.tilt_deg = Some(tilt_deg);
+        spec.distortion = Some(false);
+        let sc = prepare(&spec, frames, faults).unwrap();
+        let an = Analyzer::new(
+            &sc.profile,
+            &sc.reference,
+            &Catalog::default_catalog(),
+            &TaughtModels::default(),
+        )
+        .unwrap();
+        (sc, an)
+    }
+
+    #[test]
+    fn gains_far_from_one_mean_the_light_changed() {
+        use crate::vision::labels::Balance;
+        assert!(!lighting_changed(&Balance {
+            gains: [1.02, 0.99, 1.01]
+        }));
+        assert!(lighting_changed(&Balance {
+            gains: [1.3, 1.3, 1.3]
+        }));
+        assert!(lighting_changed(&Balance {
+            gains: [0.7, 0.7, 0.7]
+        }));
+        assert!(lighting_changed(&Balance {
+            gains: [1.1, 1.0, 0.92]
+        }));
+    }
+
+    #[test]
+    fn a_hand_over_the_ocean_obstructs_and_a_clear_table_does_not() {
+        // Frame 0 clear, frames 1 and 2 with a hand.
+        let (sc, an) = scene(
+            7,
+            12.0,
+            |i| Faults {
+                hand: i > 0,
+                ..Faults::none()
+            },
+            3,
+        );
+        for f in &sc.frames {
+            let a = an.analyze(&f.image).unwrap();
+            assert_eq!(a.obstructed, f.truth.obstructed, "{}", f.truth.image);
+            assert!(!a.view_moved, "{}", f.truth.image);
+        }
+        assert!(sc.frames.iter().any(|f| f.truth.obstructed));
+    }
+
+    #[test]
+    fn a_bumped_camera_is_seen_as_moved() {
+        let nudge = |i: usize| Faults {
+            camera_nudge: (i > 0).then(CameraNudge::default),
+            ..Faults::none()
+        };
+        let (sc, an) = scene(9, 20.0, nudge, 2);
+        assert!(!an.analyze(&sc.frames[0].image).unwrap().view_moved);
+        assert!(an.analyze(&sc.frames[1].image).unwrap().view_moved);
+    }
+
+    #[test]
+    fn a_lighting_change_is_flagged_and_adapted_to() {
+        let change = |i: usize| Faults {
+            lighting: (i > 0).then(|| LightingChange::random(11, i as u64)),
+            ..Faults::none()
+        };
+        let (sc, an) = scene(11, 15.0, change, 3);
+        let ctx = GameContext::with_players(sc.scene.spec.player_colours());
+        for (i, f) in sc.frames.iter().enumerate() {
+            let (report, a) = an.report(&f.image, &f.truth.image, &ctx).unwrap();
+            assert_eq!(
+                a.lighting_changed,
+                i > 0,
+                "{} gains {:?}",
+                f.truth.image,
+                a.balance_gains
+            );
+            // Adapted: the pieces found are still the right ones.
+            let truth = truth_report(&f.truth, &ctx).unwrap();
+            let score = score_frame(&f.truth, &truth, &report);
+            let (tp, fp) = score
+                .kinds
+                .values()
+                .fold((0, 0), |(t, p), c| (t + c.true_positive, p + c.false_positive));
+            assert!(
+                fp as f64 <= 0.1 * (tp + fp) as f64,
+                "{}: {tp} right, {fp} wrong: {:?}",
+                f.truth.image,
+                score.misses
+            );
+        }
     }
 }

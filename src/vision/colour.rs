@@ -57,11 +57,7 @@ impl ColourModel {
         let level = (bgr[0] + bgr[1] + bgr[2]) / 3.0;
         let neutral = norm(chroma) < NEUTRAL_CHROMA * 1.5;
         let brightness = if neutral || level < 90.0 {
-            if level < 90.0 {
-                [0.0, 0.5]
-            } else {
-                [0.72, 3.0]
-            }
+            if level < 90.0 { [0.0, 0.5] } else { [0.72, 3.0] }
         } else {
             [0.18, 3.0]
         };
@@ -101,7 +97,11 @@ impl ColourModel {
 /// Chroma of a BGR pixel.
 pub fn chroma_of(bgr: [f32; 3]) -> [f32; 3] {
     let s = (bgr[0] + bgr[1] + bgr[2]).max(1.0);
-    [bgr[0] / s - 1.0 / 3.0, bgr[1] / s - 1.0 / 3.0, bgr[2] / s - 1.0 / 3.0]
+    [
+        bgr[0] / s - 1.0 / 3.0,
+        bgr[1] / s - 1.0 / 3.0,
+        bgr[2] / s - 1.0 / 3.0,
+    ]
 }
 
 fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {

@@ -73,12 +73,20 @@ impl CounterBand {
         let rel: Vec<f64> = arcs.iter().map(|&s| line.wrap(s - first)).collect();
         let span_half = line.perimeter() / 2.0;
         // Items just before `first` wrap to near the perimeter: take them as negative.
-        let rel: Vec<f64> = rel.iter().map(|&r| if r > span_half { r - line.perimeter() } else { r }).collect();
+        let rel: Vec<f64> = rel
+            .iter()
+            .map(|&r| if r > span_half { r - line.perimeter() } else { r })
+            .collect();
         let lo = rel.iter().copied().fold(f64::INFINITY, f64::min) - BAND_END_MARGIN_MM;
         let hi = rel.iter().copied().fold(f64::NEG_INFINITY, f64::max) + BAND_END_MARGIN_MM;
         let view = profile.camera.as_ref().and_then(Viewpoint::of);
         let fine = &rect.fine;
-        let mut mask = Mat::new_rows_cols_with_default(fine.height as i32, fine.width as i32, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut mask = Mat::new_rows_cols_with_default(
+            fine.height as i32,
+            fine.width as i32,
+            core::CV_8UC1,
+            Scalar::all(0.0),
+        )?;
         let mut on_table: Vector<Point> = Vector::new();
         let mut leaning: Vector<Point> = Vector::new();
         let to_px = |p: PointMm| {
@@ -101,7 +109,15 @@ impl CounterBand {
             }
             let mut v: Vector<Vector<Point>> = Vector::new();
             v.push(line_pts.clone());
-            imgproc::polylines(&mut mask, &v, false, Scalar::all(255.0), thickness, imgproc::LINE_8, 0)?;
+            imgproc::polylines(
+                &mut mask,
+                &v,
+                false,
+                Scalar::all(255.0),
+                thickness,
+                imgproc::LINE_8,
+                0,
+            )?;
         }
         let mut usable = Mat::default();
         core::bitwise_and(&mask, &rect.fine_valid, &mut usable, &core::no_array())?;
@@ -141,7 +157,9 @@ impl CounterBand {
         let rect = inputs.rect;
         let image = rect.fine_view(frame, self.rect)?;
         let grid = RectifyGrid {
-            origin_mm: rect.fine.px_to_mm(PointPx::new(self.rect.x as f64, self.rect.y as f64)),
+            origin_mm: rect
+                .fine
+                .px_to_mm(PointPx::new(self.rect.x as f64, self.rect.y as f64)),
             mm_per_px: rect.fine.mm_per_px,
             width: self.rect.width as u32,
             height: self.rect.height as u32,
@@ -171,6 +189,7 @@ pub fn fit_crab(
         reference: inputs.reference,
         usable: &band.usable,
         palette: inputs.palette,
+        white: inputs.white,
     };
     let region = region::fine_region(frame, band.rect, balance, &band_inputs)?;
     let mut detector = Detector::default();

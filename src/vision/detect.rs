@@ -52,8 +52,8 @@ const ISOTROPY_RATIO: f64 = 1.35;
 const ISOTROPIC_STARTS: usize = 6;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
-/// Models the seed shows as its best colour less than this share of the best model's pixels
-/// are not fitted.
+/// Models whose colours the seed shows in less than this share of the pixels of the model it
+/// shows most are not fitted.
 const PRUNE_BEST_SHARE: f64 = 0.3;
 /// Models whose seed pixels cover less than this share of their footprint are not fitted.
 const PRUNE_AREA_SHARE: f64 = 0.3;
@@ -90,10 +90,18 @@ pub struct Model {
     pub scale: f64,
     /// Lowest fit quality accepted.
     pub min_quality: f64,
+    /// How many the box holds (at most this many are reported per frame).
+    pub count: u32,
 }
 
 impl Model {
-    pub fn new(entry_index: usize, entry: &CatalogEntry, primary: ColourSet, secondary: ColourSet, table_like: bool) -> Self {
+    pub fn new(
+        entry_index: usize,
+        entry: &CatalogEntry,
+        primary: ColourSet,
+        secondary: ColourSet,
+        table_like: bool,
+    ) -> Self {
         let fp = entry.shape.local_footprint();
         let (period, round) = match entry.shape {
             Shape::HalfSphere { .. }
@@ -124,7 +132,12 @@ impl Model {
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             scale: 1.0,
-            min_quality: if table_like { MIN_QUALITY_TABLE_LIKE } else { MIN_QUALITY },
+            min_quality: if table_like {
+                MIN_QUALITY_TABLE_LIKE
+            } else {
+                MIN_QUALITY
+            },
+            count: entry.count,
         }
     }
 
@@ -225,7 +238,7 @@ pub struct Detector {
 #[derive(Debug, Clone, Default)]
 pub struct RegionResult {
     pub detections: Vec<Detection>,
-    /// Changed pixels no accepted piece's silhouette covers.
+    /// The largest connected patch of changed pixels no accepted piece's silhouette covers.
     pub unexplained_px: usize,
     /// Their bounding box in region pixels, when any.
     pub unexplained_box: Option<(usize, usize, usize, usize)>,
@@ -262,7 +275,11 @@ impl Detector {
                 continue;
             }
             let inside = seed.iter().filter(|&&p| covered[p]).count();
-            let floor = if 2 * inside >= seed.len() { MIN_QUALITY_INSIDE } else { 0.0 };
+            let floor = if 2 * inside >= seed.len() {
+                MIN_QUALITY_INSIDE
+            } else {
+                0.0
+            };
             let Some((mi, fit)) = self.best_fit(region, models, view, &explained, &seed, floor) else {
                 continue;
             };
@@ -283,7 +300,8 @@ impl Detector {
         }
         // Fit every piece that touches another again, with the others' pixels counting neither
         // way.
-        let boxes: Vec<Option<(PointMm, PointMm)>> = detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
+        let boxes: Vec<Option<(PointMm, PointMm)>> =
+            detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
         for k in 0..detections.len() {
             let touches = boxes.iter().enumerate().any(|(j, b)| {
                 j != k
@@ -301,7 +319,14 @@ impl Detector {
             let model = &models[detections[k].model];
             let win = window_around(region, &detections[k].fit.silhouette, WINDOW_MARGIN_MM);
             let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
-            if let Some(f) = refine_pose(&model.solid, &map, view, detections[k].fit.pose, model.round, &mut self.scratch) {
+            if let Some(f) = refine_pose(
+                &model.solid,
+                &map,
+                view,
+                detections[k].fit.pose,
+                model.round,
+                &mut self.scratch,
+            ) {
                 detections[k].fit = f;
             }
         }
@@ -332,11 +357,16 @@ impl Detector {
         let mut maps: HashMap<(u32, u32, Window), WeightMap> = HashMap::new();
         let mut best: Option<(usize, Fit, (u32, u32, Window))> = None;
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
-        // Models whose colour the seed shows as its best match far less than another model's
-        // are not tried.
+        // Models whose colours the seed shows far less than another model's are not tried.
+        // Compatible, not only best, matches count: two pieces of nearly one colour (the
+        // octopus's pink, the die's pink faces) must both be tried, and shape decides.
         let best_counts: Vec<usize> = models
             .iter()
-            .map(|m| seed.iter().filter(|&&p| m.colours.contains_any(region.colours[p].best)).count())
+            .map(|m| {
+                seed.iter()
+                    .filter(|&&p| m.colours.contains_any(region.colours[p].compatible))
+                    .count()
+            })
             .collect();
         let max_best = best_counts.iter().copied().max().unwrap_or(0);
         for (mi, model) in models.iter().enumerate() {
@@ -349,7 +379,9 @@ impl Detector {
                 .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < PRUNE_AREA_SHARE * model.footprint_area_mm2 {
+            if own.len() < MIN_SEED_OWN_PX
+                || (own.len() as f64) * px_area < PRUNE_AREA_SHARE * model.footprint_area_mm2
+            {
                 continue;
             }
             let pts: Vec<PointMm> = own
@@ -372,11 +404,27 @@ impl Detector {
                 .or_insert_with(|| weight_map(region, model, explained, None, win));
             // A piece may show in several seeds (a captain's hat apart from its base): start
             // from all its free pixels within its reach.
-            let centre = own_centre(region, model, explained, win, seed_centre, model.reach_mm(view, seed_centre))
-                .unwrap_or(seed_centre);
+            let centre = own_centre(
+                region,
+                model,
+                explained,
+                win,
+                seed_centre,
+                model.reach_mm(view, seed_centre),
+            )
+            .unwrap_or(seed_centre);
             let angles = start_angles(model, &pts, centre, view);
-            let Some(fit) = fit_pose(&model.solid, map, view, centre, &angles, 0.0, model.round, false, &mut self.scratch)
-            else {
+            let Some(fit) = fit_pose(
+                &model.solid,
+                map,
+                view,
+                centre,
+                &angles,
+                0.0,
+                model.round,
+                false,
+                &mut self.scratch,
+            ) else {
                 continue;
             };
             if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
@@ -409,7 +457,9 @@ impl Detector {
             .filter_map(|d| {
                 let m = &models[d.model];
                 match m.kind {
-                    PieceKind::Ship | PieceKind::PirateShip => Some((m.footprint(&d.fit.pose), m.solid.height_mm, true)),
+                    PieceKind::Ship | PieceKind::PirateShip => {
+                        Some((m.footprint(&d.fit.pose), m.solid.height_mm, true))
+                    }
                     PieceKind::Island => Some((m.footprint(&d.fit.pose), m.solid.height_mm, false)),
                     _ => None,
                 }
@@ -446,7 +496,6 @@ impl Detector {
             }
         }
     }
-
 }
 
 /// The centre of the unexplained pixels of a model's colours within `radius_mm` of `around`.
@@ -544,7 +593,13 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
             out.push(v);
         }
     }
-    WeightMap::new(w, h, region.px_to_mm(win.x0 as f64, win.y0 as f64), region.mm_per_px, out)
+    WeightMap::new(
+        w,
+        h,
+        region.px_to_mm(win.x0 as f64, win.y0 as f64),
+        region.mm_per_px,
+        out,
+    )
 }
 
 /// The window holding a silhouette plus `margin_mm`.
@@ -588,7 +643,10 @@ fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
 fn mark_explained(region: &Region, model: &Model, fit: &Fit, explained: &mut [u16], k: u16) -> usize {
     let mut n = 0;
     for_each_inside(region, &fit.silhouette.polygons, |p| {
-        if explained[p] == 0 && region.labels[p] == Label::Piece && model.colours.contains_any(region.colours[p].best) {
+        if explained[p] == 0
+            && region.labels[p] == Label::Piece
+            && model.colours.contains_any(region.colours[p].best)
+        {
             explained[p] = k;
             n += 1;
         }
@@ -601,9 +659,9 @@ pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl F
     let mut inside = vec![false; 0];
     for poly in polygons {
         let px: Vec<(f64, f64)> = poly.iter().map(|&q| region.mm_to_px(q)).collect();
-        let (ymin, ymax) = px
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+        let (ymin, ymax) = px.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.1), b.max(p.1))
+        });
         if !(ymin.is_finite() && ymax.is_finite()) {
             continue;
         }
@@ -677,7 +735,11 @@ fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Optio
     if first + second == 0 {
         return None;
     }
-    Some(if first >= second { DieTop::Black } else { DieTop::Red })
+    Some(if first >= second {
+        DieTop::Black
+    } else {
+        DieTop::Red
+    })
 }
 
 /// The unexplained pixels of `pixels` (region indices), in 8-connected pieces of at least
@@ -723,23 +785,21 @@ fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>
     out
 }
 
-/// Changed pixels outside every detection's silhouette.
+/// The largest 8-connected patch of changed pixels outside every detection's silhouette: its
+/// size in pixels and its bounding box. Scattered leftovers (a piece's rim, a shadow's dark
+/// core) stay small; a hand or an arm is one large patch.
 fn unexplained(region: &Region, detections: &[Detection]) -> (usize, Option<(usize, usize, usize, usize)>) {
     let mut covered = vec![false; region.len()];
     for d in detections {
         for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
     }
-    let mut count = 0;
-    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for p in 0..region.len() {
-        if region.labels[p] == Label::Piece && !covered[p] {
-            count += 1;
-            let (i, j) = (p % region.width, p / region.width);
-            x0 = x0.min(i);
-            y0 = y0.min(j);
-            x1 = x1.max(i);
-            y1 = y1.max(j);
-        }
-    }
-    (count, (count > 0).then_some((x0, y0, x1, y1)))
+    let pixels: Vec<usize> = (0..region.len())
+        .filter(|&p| region.labels[p] == Label::Piece && !covered[p])
+        .collect();
+    let none = vec![0u16; region.len()];
+    let Some(largest) = split(region, &pixels, &none).into_iter().max_by_key(|c| c.len()) else {
+        return (0, None);
+    };
+    let (x0, y0, x1, y1) = bbox(region, &largest);
+    (largest.len(), Some((x0, y0, x1, y1)))
 }

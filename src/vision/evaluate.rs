@@ -36,11 +36,19 @@ pub struct KindCounts {
 impl KindCounts {
     pub fn precision(&self) -> f64 {
         let d = self.true_positive + self.false_positive;
-        if d == 0 { 1.0 } else { self.true_positive as f64 / d as f64 }
+        if d == 0 {
+            1.0
+        } else {
+            self.true_positive as f64 / d as f64
+        }
     }
     pub fn recall(&self) -> f64 {
         let d = self.true_positive + self.false_negative;
-        if d == 0 { 1.0 } else { self.true_positive as f64 / d as f64 }
+        if d == 0 {
+            1.0
+        } else {
+            self.true_positive as f64 / d as f64
+        }
     }
 }
 
@@ -168,7 +176,10 @@ fn match_pieces(truth: &[(PieceReport, bool)], detected: &[PieceReport]) -> Vec<
 }
 
 /// The true frame as the referee would see it (visible pieces only), ruled with `ctx`.
-pub fn truth_report(truth: &FrameTruth, ctx: &GameContext) -> Result<FrameReport, crate::referee::RefereeError> {
+pub fn truth_report(
+    truth: &FrameTruth,
+    ctx: &GameContext,
+) -> Result<FrameReport, crate::referee::RefereeError> {
     let mut report = FrameReport {
         image: truth.image.clone(),
         ocean: OceanReport::new(truth.ocean.polygon_mm.clone()),
@@ -240,7 +251,8 @@ pub fn score_frame(truth: &FrameTruth, truth_ruled: &FrameReport, detected: &Fra
     }
 
     let r = &mut score.rulings;
-    let truth_by_id: HashMap<&str, &PieceReport> = truth_ruled.pieces.iter().map(|p| (p.id.as_str(), p)).collect();
+    let truth_by_id: HashMap<&str, &PieceReport> =
+        truth_ruled.pieces.iter().map(|p| (p.id.as_str(), p)).collect();
     for &(ti, di, _) in &matches {
         let (t, visible) = &tp[ti];
         let d = &detected.pieces[di];
@@ -278,10 +290,15 @@ pub fn score_frame(truth: &FrameTruth, truth_ruled: &FrameReport, detected: &Fra
 
     if let (Some(tr), Some(dr)) = (&truth_ruled.rulings, &detected.rulings) {
         for (color, tp_rulings) in &tr.players {
-            let Some(true_closest) = &tp_rulings.closest else { continue };
+            let Some(true_closest) = &tp_rulings.closest else {
+                continue;
+            };
             let margin = tp_rulings.margin_mm().unwrap_or(f64::INFINITY);
             let dp = dr.players.get(color);
-            let detected_closest = dp.and_then(|p| p.closest.as_ref()).and_then(|id| truth_id_of.get(id)).cloned();
+            let detected_closest = dp
+                .and_then(|p| p.closest.as_ref())
+                .and_then(|id| truth_id_of.get(id))
+                .cloned();
             let too_close = dp.is_some_and(|p| p.too_close_to_call);
             if margin >= CLOSEST_MARGIN_MM {
                 r.closest_checked += 1;

@@ -22,14 +22,23 @@ fn spec(seed: u64, tilt: f64) -> SceneSpec {
 #[test]
 #[ignore]
 fn dump_overlay_and_colours() {
-    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
-    let tilt: f64 = std::env::var("TILT").ok().and_then(|s| s.parse().ok()).unwrap_or(30.0);
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let tilt: f64 = std::env::var("TILT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30.0);
     let sc = prepare(&spec(seed, tilt), 2, |_| Faults::none()).unwrap();
     let grid = sc.profile.reference.as_ref().unwrap().grid;
     let rect = Rectification::new(&sc.profile, grid).unwrap();
     let frame = &sc.frames[1];
     let fine = rect
-        .fine_view(&frame.image, Rect::new(0, 0, grid.width as i32, grid.height as i32))
+        .fine_view(
+            &frame.image,
+            Rect::new(0, 0, grid.width as i32, grid.height as i32),
+        )
         .unwrap();
     let view = Viewpoint::of(sc.profile.camera.as_ref().unwrap()).unwrap();
     let truth_view = Viewpoint::of(&sc.scene.camera).unwrap();
@@ -39,7 +48,12 @@ fn dump_overlay_and_colours() {
     let scene = &sc.scene;
     println!("light {:?} surface {:?}", scene.light, scene.surface);
     for p in &frame.truth.pieces {
-        let entry_name = scene.pieces.iter().find(|b| b.id == p.report.id).map(|b| b.entry.clone()).unwrap();
+        let entry_name = scene
+            .pieces
+            .iter()
+            .find(|b| b.id == p.report.id)
+            .map(|b| b.entry.clone())
+            .unwrap();
         let e = cat.entry(&entry_name).unwrap();
         let solid = Solid::of(e);
         let pose = Pose2 {
@@ -58,8 +72,16 @@ fn dump_overlay_and_colours() {
                 .collect();
             let mut v: Vector<Vector<Point>> = Vector::new();
             v.push(pts);
-            imgproc::polylines(&mut overlay, &v, true, Scalar::new(0.0, 255.0, 0.0, 0.0), 1, imgproc::LINE_8, 0)
-                .unwrap();
+            imgproc::polylines(
+                &mut overlay,
+                &v,
+                true,
+                Scalar::new(0.0, 255.0, 0.0, 0.0),
+                1,
+                imgproc::LINE_8,
+                0,
+            )
+            .unwrap();
         }
         // Footprint in red.
         let pts: Vector<Point> = p
@@ -74,7 +96,16 @@ fn dump_overlay_and_colours() {
             .collect();
         let mut v: Vector<Vector<Point>> = Vector::new();
         v.push(pts);
-        imgproc::polylines(&mut overlay, &v, true, Scalar::new(0.0, 0.0, 255.0, 0.0), 1, imgproc::LINE_8, 0).unwrap();
+        imgproc::polylines(
+            &mut overlay,
+            &v,
+            true,
+            Scalar::new(0.0, 0.0, 255.0, 0.0),
+            1,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
     }
     imgcodecs::imwrite_def("/tmp/vx_overlay.png", &overlay).unwrap();
     imgcodecs::imwrite_def("/tmp/vx_fine.png", &fine).unwrap();
@@ -111,21 +142,34 @@ fn colour_stats() {
         let rect = Rectification::new(&sc.profile, grid).unwrap();
         let frame = &sc.frames[1];
         let fine = rect
-            .fine_view(&frame.image, Rect::new(0, 0, grid.width as i32, grid.height as i32))
+            .fine_view(
+                &frame.image,
+                Rect::new(0, 0, grid.width as i32, grid.height as i32),
+            )
             .unwrap();
         let view = Viewpoint::of(sc.profile.camera.as_ref().unwrap()).unwrap();
         let scene = &sc.scene;
         println!(
             "seed {seed} surface {:?} {:?} light T {:.0} wb {:.2} key {:.2} amb {:.2} elev {:.0}",
-            scene.surface.kind, scene.surface.base_srgb, scene.light.temperature_k, scene.light.white_balance,
-            scene.light.key_intensity, scene.light.ambient_intensity, scene.light.elevation_deg
+            scene.surface.kind,
+            scene.surface.base_srgb,
+            scene.light.temperature_k,
+            scene.light.white_balance,
+            scene.light.key_intensity,
+            scene.light.ambient_intensity,
+            scene.light.elevation_deg
         );
         let sils: Vec<(String, Silhouette)> = frame
             .truth
             .pieces
             .iter()
             .map(|p| {
-                let entry_name = scene.pieces.iter().find(|b| b.id == p.report.id).map(|b| b.entry.clone()).unwrap();
+                let entry_name = scene
+                    .pieces
+                    .iter()
+                    .find(|b| b.id == p.report.id)
+                    .map(|b| b.entry.clone())
+                    .unwrap();
                 let e = cat.entry(&entry_name).unwrap();
                 let pose = Pose2 {
                     center_mm: p.report.center_mm,
@@ -137,7 +181,13 @@ fn colour_stats() {
             .collect();
         let mut rows: Vec<(String, [f64; 3], [f64; 3], usize)> = Vec::new();
         for (k, (name, sil)) in sils.iter().enumerate() {
-            let mut mask = Mat::new_rows_cols_with_default(grid.height as i32, grid.width as i32, core::CV_8UC1, Scalar::all(0.0)).unwrap();
+            let mut mask = Mat::new_rows_cols_with_default(
+                grid.height as i32,
+                grid.width as i32,
+                core::CV_8UC1,
+                Scalar::all(0.0),
+            )
+            .unwrap();
             fill(&mut mask, &grid, sil, 255.0);
             for (j, (_, other)) in sils.iter().enumerate() {
                 if j != k {
@@ -195,7 +245,10 @@ fn run_scenes() {
         .split(',')
         .filter_map(|s| s.parse().ok())
         .collect();
-    let nframes: usize = std::env::var("FRAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let nframes: usize = std::env::var("FRAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
     let cat = Catalog::default_catalog();
     let mut summary = Summary::default();
     for seed in seeds {
@@ -210,7 +263,10 @@ fn run_scenes() {
         let sc = prepare(&sp, nframes, |_| Faults::none()).unwrap();
         let an = Analyzer::new(&sc.profile, &sc.reference, &cat, &TaughtModels::default()).unwrap();
         let ctx = ctx_for(&sc.scene.spec.player_colours());
-        println!("seed {seed} tilt {:.1} H {:.0} surface {:?}", sc.scene.rig.tilt_deg, sc.scene.rig.height_mm, sc.scene.surface.kind);
+        println!(
+            "seed {seed} tilt {:.1} H {:.0} surface {:?}",
+            sc.scene.rig.tilt_deg, sc.scene.rig.height_mm, sc.scene.surface.kind
+        );
         for f in &sc.frames {
             let (rep, analysis) = an.report(&f.image, &f.truth.image, &ctx).unwrap();
             let truth_ruled = truth_report(&f.truth, &ctx).unwrap();
@@ -231,11 +287,18 @@ fn run_scenes() {
             for w in &s.wrong_calls {
                 println!("    wrong call {w:?}");
             }
-            println!("    rulings {:?} obstructed {} moved {}", s.rulings, rep.obstructed, rep.view_moved);
+            println!(
+                "    rulings {:?} obstructed {} moved {}",
+                s.rulings, rep.obstructed, rep.view_moved
+            );
             summary.add(&s);
         }
     }
-    println!("median {:.2} p95 {:.2}", summary.error_quantile(0.5), summary.error_quantile(0.95));
+    println!(
+        "median {:.2} p95 {:.2}",
+        summary.error_quantile(0.5),
+        summary.error_quantile(0.95)
+    );
     for (k, c) in &summary.kinds {
         println!("  {k:20} P {:.3} R {:.3} {:?}", c.precision(), c.recall(), c);
     }
@@ -247,8 +310,14 @@ fn run_scenes() {
 fn dump_debug() {
     use super::analyzer::Analyzer;
     use super::taught::TaughtModels;
-    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
-    let frame_i: usize = std::env::var("FRAME").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    let frame_i: usize = std::env::var("FRAME")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let mut sp = spec(seed, (seed as f64 * 7.3) % 35.0);
     if seed % 3 == 1 {
         sp.modules.pink_pirate = true;
@@ -266,11 +335,26 @@ fn dump_debug() {
     let g = an.rectification().fine;
     for p in &f.truth.pieces {
         let c = g.mm_to_px(p.report.center_mm);
-        imgproc::circle(&mut img, Point::new(c.x.round() as i32, c.y.round() as i32), 2, Scalar::new(0.0, 255.0, 255.0, 0.0), -1, imgproc::LINE_8, 0).unwrap();
-        println!("truth {} {:?} {:?} at {:?} base {}", p.report.id, p.report.piece, p.report.treasure, p.report.center_mm, p.base_mm);
+        imgproc::circle(
+            &mut img,
+            Point::new(c.x.round() as i32, c.y.round() as i32),
+            2,
+            Scalar::new(0.0, 255.0, 255.0, 0.0),
+            -1,
+            imgproc::LINE_8,
+            0,
+        )
+        .unwrap();
+        println!(
+            "truth {} {:?} {:?} at {:?} base {}",
+            p.report.id, p.report.piece, p.report.treasure, p.report.center_mm, p.base_mm
+        );
     }
     for p in &a.pieces {
-        println!("found {} {:?} {:?} at {:?} conf {:.2}", p.id, p.piece, p.treasure, p.center_mm, p.confidence);
+        println!(
+            "found {} {:?} {:?} at {:?} conf {:.2}",
+            p.id, p.piece, p.treasure, p.center_mm, p.confidence
+        );
     }
     println!("grid origin {:?}", g.origin_mm);
     imgcodecs::imwrite_def("/tmp/vx_debug.png", &img).unwrap();

@@ -50,7 +50,11 @@ pub struct Fit {
 impl Fit {
     /// Gain per silhouette pixel: about the share of the silhouette that shows the piece.
     pub fn quality(&self) -> f64 {
-        if self.area_px > 0.0 { self.gain / self.area_px } else { 0.0 }
+        if self.area_px > 0.0 {
+            self.gain / self.area_px
+        } else {
+            0.0
+        }
     }
 }
 
@@ -140,7 +144,9 @@ pub fn fit_pose(
             base_mm,
         };
         let sil = Silhouette::of(solid, &pose, view);
-        let Some(c) = silhouette_centre(&sil) else { continue };
+        let Some(c) = silhouette_centre(&sil) else {
+            continue;
+        };
         let shift = start - c;
         let score = map.score(&sil.polygons, shift, scratch);
         starts.push((score, pose, sil, shift));
@@ -334,12 +340,14 @@ mod tests {
 
     #[test]
     fn union_area_counts_overlaps_once() {
-        let sq = |x: f64| vec![
-            PointMm::new(x, 0.0),
-            PointMm::new(x + 10.0, 0.0),
-            PointMm::new(x + 10.0, 10.0),
-            PointMm::new(x, 10.0),
-        ];
+        let sq = |x: f64| {
+            vec![
+                PointMm::new(x, 0.0),
+                PointMm::new(x + 10.0, 0.0),
+                PointMm::new(x + 10.0, 10.0),
+                PointMm::new(x, 10.0),
+            ]
+        };
         let a = union_area_mm2(&[sq(0.0), sq(5.0)]);
         assert!((a - 150.0).abs() < 1e-6, "{a}");
     }
@@ -351,7 +359,12 @@ mod tests {
             nadir_mm: PointMm::new(0.0, -600.0),
             height_mm: 700.0,
         };
-        for (name, angle) in [("chest", 0.7), ("goblet", 0.0), ("ship_blue", -2.0), ("tentacle", 2.5)] {
+        for (name, angle) in [
+            ("chest", 0.7),
+            ("goblet", 0.0),
+            ("ship_blue", -2.0),
+            ("tentacle", 2.5),
+        ] {
             let e = cat.entry(name).unwrap();
             let solid = Solid::of(e);
             let truth = Pose2 {
@@ -364,7 +377,11 @@ mod tests {
             let mut s = ScoreScratch::default();
             let round = e.shape.is_round();
             let start = silhouette_centre(&sil).unwrap() + PointMm::new(2.0, -3.0);
-            let angles: Vec<f64> = if round { vec![0.0] } else { vec![angle + 0.15, angle + 0.15 + std::f64::consts::PI] };
+            let angles: Vec<f64> = if round {
+                vec![0.0]
+            } else {
+                vec![angle + 0.15, angle + 0.15 + std::f64::consts::PI]
+            };
             let fit = fit_pose(&solid, &map, &view, start, &angles, 0.0, round, true, &mut s).unwrap();
             let err = fit.pose.center_mm.distance(truth.center_mm);
             assert!(err < 0.5, "{name}: {err} {:?}", fit.pose);

@@ -98,13 +98,16 @@ impl WeightMap {
         let mut k_max = 0usize;
         for poly in polygons {
             scratch.px.clear();
-            scratch
-                .px
-                .extend(poly.iter().map(|&q| self.to_px(PointMm::new(q.x + offset.x, q.y + offset.y))));
+            scratch.px.extend(
+                poly.iter()
+                    .map(|&q| self.to_px(PointMm::new(q.x + offset.x, q.y + offset.y))),
+            );
             let (ymin, ymax) = scratch
                 .px
                 .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                    (a.min(p.1), b.max(p.1))
+                });
             if !(ymin.is_finite() && ymax.is_finite()) {
                 continue;
             }
@@ -132,7 +135,11 @@ impl WeightMap {
                 let dy = y1 - y0;
                 for k in ka..=kb {
                     let y = sub_row_y(k);
-                    let x = if dy.abs() < 1e-12 { x0.min(x1) } else { x0 + (y - y0) * (x1 - x0) / dy };
+                    let x = if dy.abs() < 1e-12 {
+                        x0.min(x1)
+                    } else {
+                        x0 + (y - y0) * (x1 - x0) / dy
+                    };
                     let idx = k - k0;
                     if x < scratch.lo[idx] {
                         scratch.lo[idx] = x;
@@ -228,11 +235,19 @@ mod tests {
         let b = m.score(&[square(-1.3, 10.0, 10.0)], PointMm::new(0.0, 0.0), &mut s);
         assert!((b - 92.0).abs() < 1e-6, "{b}");
         // A triangle.
-        let tri = vec![PointMm::new(5.0, 5.0), PointMm::new(25.0, 5.0), PointMm::new(5.0, 25.0)];
+        let tri = vec![
+            PointMm::new(5.0, 5.0),
+            PointMm::new(25.0, 5.0),
+            PointMm::new(5.0, 25.0),
+        ];
         let t = m.score(&[tri], PointMm::default(), &mut s);
         assert!((t - 200.0).abs() < 2.0, "{t}");
         // A union counts overlaps once.
-        let u = m.score(&[square(10.0, 10.0, 8.0), square(14.0, 10.0, 8.0)], PointMm::default(), &mut s);
+        let u = m.score(
+            &[square(10.0, 10.0, 8.0), square(14.0, 10.0, 8.0)],
+            PointMm::default(),
+            &mut s,
+        );
         assert!((u - 96.0).abs() < 1e-6, "{u}");
     }
 

@@ -64,8 +64,10 @@ impl Rectification {
         }
         let crows = (rows + COARSE_STEP - 1) / COARSE_STEP;
         let ccols = (cols + COARSE_STEP - 1) / COARSE_STEP;
-        let mut coarse_float = Mat::new_rows_cols_with_default(crows, ccols, core::CV_32FC2, Scalar::all(-1.0))?;
-        let mut coarse_valid = Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
+        let mut coarse_float =
+            Mat::new_rows_cols_with_default(crows, ccols, core::CV_32FC2, Scalar::all(-1.0))?;
+        let mut coarse_valid =
+            Mat::new_rows_cols_with_default(crows, ccols, core::CV_8UC1, Scalar::all(0.0))?;
         for j in 0..crows {
             let src = fine_map.at_row::<core::Vec2f>(j * COARSE_STEP)?;
             let srcv = fine_valid.at_row::<u8>(j * COARSE_STEP)?;

@@ -81,6 +81,9 @@ pub struct CoarsePass {
     pub rects: Vec<Rect>,
     /// Coarse connected components of changes: bounding box (coarse px) and area (coarse px).
     pub components: Vec<(Rect, i32)>,
+    /// Per component (same order): it reaches the edge of what the camera sees (an arm coming
+    /// in from outside the view).
+    pub at_view_edge: Vec<bool>,
 }
 
 /// What the coarse pass needs that depends on the profile only.
@@ -94,6 +97,8 @@ pub struct CoarseInputs<'a> {
     /// 255 where the table is used for the white balance (usable, away from the string).
     pub balance_mask: &'a Mat,
     pub view: &'a Viewpoint,
+    /// Coarse pixels `(x, y)` at the edge of what the camera sees.
+    pub view_edge: &'a [(i32, i32)],
 }
 
 /// Blurs an 8-bit image the way both views are blurred before labelling.
@@ -138,11 +143,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         }
     }
     // Close one-pixel gaps so a piece is one component.
-    let kernel = imgproc::get_structuring_element(
-        imgproc::MORPH_RECT,
-        Size::new(3, 3),
-        Point::new(-1, -1),
-    )?;
+    let kernel = imgproc::get_structuring_element(imgproc::MORPH_RECT, Size::new(3, 3), Point::new(-1, -1))?;
     let mut closed = Mat::default();
     imgproc::morphology_ex(
         &change,
@@ -157,8 +158,25 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let mut cc_labels = Mat::default();
     let mut stats = Mat::default();
     let mut centroids = Mat::default();
-    let n = imgproc::connected_components_with_stats(&closed, &mut cc_labels, &mut stats, &mut centroids, 8, core::CV_32S)?;
+    let n = imgproc::connected_components_with_stats(
+        &closed,
+        &mut cc_labels,
+        &mut stats,
+        &mut centroids,
+        8,
+        core::CV_32S,
+    )?;
+    let mut edge_ids = vec![false; n.max(0) as usize];
+    for &(x, y) in input.view_edge {
+        if x >= 0 && y >= 0 && x < cols && y < rows {
+            let id = *cc_labels.at_2d::<i32>(y, x)?;
+            if let Some(e) = usize::try_from(id).ok().and_then(|i| edge_ids.get_mut(i)) {
+                *e = true;
+            }
+        }
+    }
     let mut components = Vec::new();
+    let mut at_view_edge = Vec::new();
     for k in 1..n {
         let area = *stats.at_2d::<i32>(k, imgproc::CC_STAT_AREA)?;
         if area < MIN_COARSE_AREA_PX {
@@ -171,6 +189,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
             *stats.at_2d::<i32>(k, imgproc::CC_STAT_HEIGHT)?,
         );
         components.push((r, area));
+        at_view_edge.push(edge_ids.get(k as usize).copied().unwrap_or(false));
     }
     let rects = fine_rects(&components, &input.rect.coarse, &input.rect.fine, input.view);
     Ok(CoarsePass {
@@ -178,11 +197,35 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         labels,
         rects: merge_rects(rects),
         components,
+        at_view_edge,
     })
 }
 
+/// The coarse pixels on the edge of what the camera sees: seen pixels next to unseen ones or
+/// to the image border (`valid` is 255 where seen).
+pub fn view_edge(valid: &Mat) -> Result<Vec<(i32, i32)>, VisionError> {
+    let (rows, cols) = (valid.rows(), valid.cols());
+    let seen = |x: i32, y: i32| -> Result<bool, VisionError> {
+        Ok(x >= 0 && y >= 0 && x < cols && y < rows && *valid.at_2d::<u8>(y, x)? != 0)
+    };
+    let mut out = Vec::new();
+    for y in 0..rows {
+        for x in 0..cols {
+            if seen(x, y)? && !(seen(x - 1, y)? && seen(x + 1, y)? && seen(x, y - 1)? && seen(x, y + 1)?) {
+                out.push((x, y));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Each coarse component as a fine rectangle, grown by the margin and towards the nadir.
-fn fine_rects(components: &[(Rect, i32)], coarse: &RectifyGrid, fine: &RectifyGrid, view: &Viewpoint) -> Vec<Rect> {
+fn fine_rects(
+    components: &[(Rect, i32)],
+    coarse: &RectifyGrid,
+    fine: &RectifyGrid,
+    view: &Viewpoint,
+) -> Vec<Rect> {
     components
         .iter()
         .map(|(r, _)| {
@@ -256,10 +299,19 @@ pub struct FineInputs<'a> {
     /// 255 where fine pixels may be used.
     pub usable: &'a Mat,
     pub palette: &'a Palette,
+    /// Per-channel gains `[b, g, r]` that make white paper under the calibration's light
+    /// neutral: applied before a pixel's colour is judged, so a warm or cool light does not
+    /// shift every piece's hue towards another's.
+    pub white: [f32; 3],
 }
 
 /// Rectifies and labels one fine rectangle of a frame.
-pub fn fine_region(frame: &Mat, rect: Rect, balance: &Balance, input: &FineInputs) -> Result<Region, VisionError> {
+pub fn fine_region(
+    frame: &Mat,
+    rect: Rect,
+    balance: &Balance,
+    input: &FineInputs,
+) -> Result<Region, VisionError> {
     let rect = input.rect.clip(rect);
     let view = blur(&input.rect.fine_view(frame, rect)?)?;
     let reference = Mat::roi(input.reference, rect)?;
@@ -279,7 +331,10 @@ pub fn fine_region(frame: &Mat, rect: Rect, balance: &Balance, input: &FineInput
             let rs = rp[0] + rp[1] + rp[2];
             let l = if u[x] == 0 { Label::Outside } else { label(fp, rp) };
             let c = if l == Label::Piece {
-                input.palette.classify(fp, rs)
+                let w = input.white;
+                input
+                    .palette
+                    .classify([fp[0] * w[0], fp[1] * w[1], fp[2] * w[2]], rs)
             } else {
                 PixelColours::default()
             };

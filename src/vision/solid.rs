@@ -126,7 +126,13 @@ impl Solid {
             Shape::Sphere { diameter_mm } => {
                 let r = diameter_mm / 2.0;
                 vec![Part::revolved(
-                    &[(0.0, 0.3 * r), (0.5 * r, 0.87 * r), (r, r), (1.5 * r, 0.87 * r), (2.0 * r, 0.3 * r)],
+                    &[
+                        (0.0, 0.3 * r),
+                        (0.5 * r, 0.87 * r),
+                        (r, r),
+                        (1.5 * r, 0.87 * r),
+                        (2.0 * r, 0.3 * r),
+                    ],
                     (1.0, 1.0),
                 )]
             }
@@ -159,7 +165,10 @@ impl Solid {
             Shape::AnchorOutline { length_mm, width_mm } => anchor(length_mm, width_mm, h),
             Shape::Disc { diameter_mm } => {
                 let r = diameter_mm / 2.0;
-                vec![Part::revolved(&[(0.0, r), (0.8 * h, 0.94 * r), (h, 0.6 * r)], (1.0, 1.0))]
+                vec![Part::revolved(
+                    &[(0.0, r), (0.8 * h, 0.94 * r), (h, 0.6 * r)],
+                    (1.0, 1.0),
+                )]
             }
             Shape::Blob { .. } => {
                 let outline = entry.shape.local_footprint();
@@ -191,7 +200,12 @@ impl Solid {
                         (1.0, 1.0),
                     ),
                     Part::revolved(
-                        &[(0.80 * h, 0.68 * r), (0.84 * h, 0.68 * r), (0.84 * h, 0.46 * r), (h, 0.42 * r)],
+                        &[
+                            (0.80 * h, 0.68 * r),
+                            (0.84 * h, 0.68 * r),
+                            (0.84 * h, 0.46 * r),
+                            (h, 0.42 * r),
+                        ],
                         (1.0, 1.0),
                     ),
                 ]
@@ -263,7 +277,11 @@ fn anchor(length: f64, width: f64, h: f64) -> Vec<Part> {
         p(l, w * 0.4),
         p(l - 0.3 * length, shank),
     ];
-    let fluke_a = vec![p(l - 0.3 * length, -shank), p(l - 0.45 * length, -w), p(l, -w * 0.4)];
+    let fluke_a = vec![
+        p(l - 0.3 * length, -shank),
+        p(l - 0.45 * length, -w),
+        p(l, -w * 0.4),
+    ];
     let fluke_b = vec![p(l - 0.3 * length, shank), p(l, w * 0.4), p(l - 0.45 * length, w)];
     [ring, shaft, crown, fluke_a, fluke_b]
         .into_iter()
@@ -298,7 +316,13 @@ fn bottle(length: f64, diameter: f64) -> Vec<Part> {
             PointMm::new(shoulder, -r * k),
         ])
     };
-    let levels = [(0.0, 0.25), (0.5 * r, 0.87), (r, 1.0), (1.5 * r, 0.87), (2.0 * r, 0.25)];
+    let levels = [
+        (0.0, 0.25),
+        (0.5 * r, 0.87),
+        (r, 1.0),
+        (1.5 * r, 0.87),
+        (2.0 * r, 0.25),
+    ];
     let body = Part {
         sections: levels
             .iter()

@@ -69,7 +69,8 @@ pub fn prepare(
     let board_spec = BoardSpec::default();
     let cal = charuco::calibrate(&board_spec, &board, &[]).map_err(calib)?;
     let mut profile = setup::profile_from_board(&cal, &board_spec);
-    let reading = setup::add_setup(&mut profile, &empty, DEFAULT_BEAD_COUNT, REFERENCE_FILE).map_err(calib)?;
+    let reading =
+        setup::add_setup(&mut profile, &empty, DEFAULT_BEAD_COUNT, REFERENCE_FILE).map_err(calib)?;
     let mut out = Vec::with_capacity(frames);
     for layout in scene.layouts(frames).map_err(synth)? {
         let frame = scene.frame_from(layout, &faults(out.len())).map_err(synth)?;

@@ -58,7 +58,9 @@ impl TaughtModels {
         for (name, value) in &profile.taught {
             let piece: TaughtPiece = serde_json::from_value(value.clone()).map_err(|e| TaughtError {
                 name: name.clone(),
-                message: format!("{e}; expected {{\"colours\": [...], \"scale\": 1.0, ...}} (teach the piece again)"),
+                message: format!(
+                    "{e}; expected {{\"colours\": [...], \"scale\": 1.0, ...}} (teach the piece again)"
+                ),
             })?;
             pieces.insert(name.clone(), piece);
         }
@@ -87,7 +89,10 @@ impl TaughtModels {
 
     /// The taught size of a piece relative to the catalog's.
     pub fn size(&self, name: &str) -> Option<f64> {
-        self.pieces.get(name).map(|p| p.scale).filter(|s| (*s - 1.0).abs() > 1e-9)
+        self.pieces
+            .get(name)
+            .map(|p| p.scale)
+            .filter(|s| (*s - 1.0).abs() > 1e-9)
     }
 }
 

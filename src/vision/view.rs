@@ -29,12 +29,11 @@ impl Viewpoint {
     pub fn of(camera: &Camera) -> Option<Self> {
         let c = camera.pose.camera_centre();
         let height_mm = -c.z;
-        (height_mm.is_finite() && height_mm > MIN_CLEARANCE_MM && c.x.is_finite() && c.y.is_finite()).then_some(
-            Self {
+        (height_mm.is_finite() && height_mm > MIN_CLEARANCE_MM && c.x.is_finite() && c.y.is_finite())
+            .then_some(Self {
                 nadir_mm: c.on_table(),
                 height_mm,
-            },
-        )
+            })
     }
 
     /// A camera infinitely far above (no parallax): for profiles without a camera pose.

@@ -1,0 +1,42 @@
+//! The live referee: the headless loop that turns camera frames into committed rulings, off the
+//! UI thread (`LIVE_API.md` is the contract with the app).
+//!
+//! [`LiveReferee::start`] spawns one worker thread that owns the vision [`Analyzer`], the
+//! [`Tracker`], the [`Committer`] and the fault monitor. The caller [`LiveReferee::offer`]s
+//! frames (the newest frame wins: a frame not yet picked up is replaced, never queued) and reads
+//! a cheap [`LiveSnapshot`] (an `Arc` clone) whenever it repaints.
+//!
+//! What a caller may rely on:
+//! - **Never a wrong ruling because of a fault.** The committed reading changes only after two
+//!   agreeing settled readings (the tracking committer). While a fault is present that makes a
+//!   frame untrustworthy (the view moved, the light changed, a hand over the ocean, frames of
+//!   another size than the calibration) the frame is fed to the tracker as such, which breaks the
+//!   pair: the committed reading is *held*, never flipped. [`LiveSnapshot::faults`] says why.
+//! - **Faults say what happened, in plain words** ([`LiveFault::message`]), and clear by
+//!   themselves once the table is back to normal, except a moved view, which waits for
+//!   [`LiveReferee::reregister`] (or a new calibration) because nothing can be ruled until then.
+//! - **The game is never touched**: the referee only reads frames and the [`GameContext`]; the
+//!   game state lives in the app's session.
+//!
+//! [`Analyzer`]: crate::vision::Analyzer
+//! [`Tracker`]: crate::vision::tracking::Tracker
+//! [`Committer`]: crate::vision::tracking::Committer
+//! [`GameContext`]: crate::referee::GameContext
+
+pub mod calibration;
+pub mod config;
+pub mod error;
+pub mod fault;
+pub mod frame_check;
+pub mod lighting;
+pub mod referee;
+pub mod register;
+pub mod snapshot;
+mod worker;
+
+pub use calibration::LiveCalibration;
+pub use config::LiveConfig;
+pub use error::LiveError;
+pub use fault::LiveFault;
+pub use referee::LiveReferee;
+pub use snapshot::LiveSnapshot;
