@@ -15,7 +15,9 @@ use octoref::capture::{
 };
 use octoref::live::{LiveCalibration, LiveConfig, LiveReferee, LiveSnapshot};
 use octoref::referee::GameContext;
-use octoref::synth::{CameraNudge, Faults, Layout, LightingChange, Resolution, Scene, SceneSpec, encode_jpeg, render_frame};
+use octoref::synth::{
+    CameraNudge, Faults, Layout, LightingChange, Resolution, Scene, SceneSpec, encode_jpeg, render_frame,
+};
 use octoref::table::Catalog;
 use octoref::vision::synthetic::prepare;
 use octoref::vision::tracking::{Commit, TrackerConfig};
@@ -125,7 +127,6 @@ impl Playlist {
             gate,
         )
     }
-
 }
 
 fn wait_credit(gate: &Gate, stop: &StopSignal) -> Result<(), CaptureError> {
@@ -323,7 +324,11 @@ impl Table {
             if done(&s) {
                 return s;
             }
-            assert!(Instant::now() < deadline, "timed out; last snapshot: {:?}", s.faults);
+            assert!(
+                Instant::now() < deadline,
+                "timed out; last snapshot: {:?}",
+                s.faults
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
     }
@@ -366,7 +371,11 @@ fn assert_held(history: &[Arc<LiveSnapshot>], committed: &Commit, during: &str) 
             s.light.map(|l| l.bgr)
         );
         let c = s.committed.as_ref().expect("the committed reading stays");
-        assert_eq!(digest(c), digest(committed), "the committed reading flipped during {during}");
+        assert_eq!(
+            digest(c),
+            digest(committed),
+            "the committed reading flipped during {during}"
+        );
     }
 }
 
@@ -434,7 +443,11 @@ fn the_camera_unplugged_is_noticed_and_the_game_resumes_when_it_is_back() {
     let s = t.wait(|s| s.fault("no_frames").is_some());
     assert!(s.rulings_paused);
     assert_eq!(digest(s.committed.as_ref().unwrap()), digest(&before));
-    assert!(s.faults[0].message().contains("No picture"), "{}", s.faults[0].message());
+    assert!(
+        s.faults[0].message().contains("No picture"),
+        "{}",
+        s.faults[0].message()
+    );
     // Back: frames flow again, the fault clears, the same reading is committed.
     let s = t.steps(6);
     assert!(t.capture.snapshot().stats.reconnects >= 1);
@@ -476,10 +489,17 @@ fn a_camera_back_at_another_size_of_the_same_shape_is_scaled_and_the_game_goes_o
         s.faults
     );
     assert!(!s.rulings_paused);
-    assert_eq!(s.frames_analysed, analysed + 16, "every smaller frame is analysed");
+    assert_eq!(
+        s.frames_analysed,
+        analysed + 16,
+        "every smaller frame is analysed"
+    );
     assert_held(&t.history, &before, "the resolution change");
     let c = s.committed.as_ref().unwrap();
-    assert!(c.measured_seq > before.measured_seq, "readings go on at the new size");
+    assert!(
+        c.measured_seq > before.measured_seq,
+        "readings go on at the new size"
+    );
 }
 
 #[test]
@@ -511,7 +531,10 @@ fn a_camera_back_at_another_shape_pauses_rulings_until_it_is_set_back() {
     let fault = s.fault("resolution_changed").expect("reported");
     assert!(fault.message().contains("640x480") && fault.message().contains("1280x720"));
     assert!(s.rulings_paused);
-    assert_eq!(s.frames_analysed, analysed, "frames of another shape are not analysed");
+    assert_eq!(
+        s.frames_analysed, analysed,
+        "frames of another shape are not analysed"
+    );
     let s = t.steps(10);
     assert!(s.faults.is_empty(), "{:?}", names(&s));
     assert!(s.frames_analysed >= analysed + 10);
@@ -551,7 +574,9 @@ fn corrupt_and_truncated_frames_are_counted_and_skipped() {
         opencv::imgcodecs::IMREAD_COLOR,
     )
     .unwrap();
-    let grey = Mat::new_rows_cols_with_default(720, 1280, opencv::core::CV_8UC1, opencv::core::Scalar::all(90.0)).unwrap();
+    let grey =
+        Mat::new_rows_cols_with_default(720, 1280, opencv::core::CV_8UC1, opencv::core::Scalar::all(90.0))
+            .unwrap();
     for image in [cut, Mat::default(), grey] {
         let frame = Frame {
             image,
@@ -566,7 +591,10 @@ fn corrupt_and_truncated_frames_are_counted_and_skipped() {
     let s = t.referee.snapshot();
     assert_eq!(s.frames_analysed, analysed, "bad frames are never analysed");
     assert_eq!(s.frames_corrupt, 3);
-    assert!(matches!(s.fault("corrupt_frames"), Some(octoref::live::LiveFault::CorruptFrames { count: 3 })));
+    assert!(matches!(
+        s.fault("corrupt_frames"),
+        Some(octoref::live::LiveFault::CorruptFrames { count: 3 })
+    ));
     let s = t.steps(8);
     assert_eq!(s.frames_analysed, analysed + 8, "good frames after them are");
     assert!(s.fault("analysis_failed").is_none());
@@ -632,7 +660,11 @@ fn lighting(brightness: f64, cast: [f64; 3]) -> Mat {
 
 #[test]
 fn a_sudden_lighting_change_pauses_rulings_then_adapts_without_flipping_them() {
-    for (brightness, cast) in [(1.5, [1.0, 1.0, 1.0]), (0.5, [1.0, 1.0, 1.0]), (1.0, [1.25, 1.0, 0.8])] {
+    for (brightness, cast) in [
+        (1.5, [1.0, 1.0, 1.0]),
+        (0.5, [1.0, 1.0, 1.0]),
+        (1.0, [1.25, 1.0, 0.8]),
+    ] {
         let lit = lighting(brightness, cast);
         let (before, during, t) = through_fault(&lit, 14, 2);
         let first = &during[0];
@@ -644,10 +676,17 @@ fn a_sudden_lighting_change_pauses_rulings_then_adapts_without_flipping_them() {
         );
         assert_held(&during, &before, "the lighting change");
         let last = during.last().unwrap();
-        assert!(last.fault("lighting_changed").is_none(), "adapted: {:?}", names(last));
+        assert!(
+            last.fault("lighting_changed").is_none(),
+            "adapted: {:?}",
+            names(last)
+        );
         assert!(last.recalibrations >= 1);
         let c = last.committed.as_ref().unwrap();
-        assert!(c.measured_seq > before.measured_seq, "readings resumed under the new light");
+        assert!(
+            c.measured_seq > before.measured_seq,
+            "readings resumed under the new light"
+        );
         drop(t);
     }
 }
@@ -682,7 +721,10 @@ fn a_hand_over_the_ocean_holds_the_committed_reading_until_the_table_settles() {
         "the hand is reported: {:?}",
         during.iter().map(|s| names(s)).collect::<Vec<_>>()
     );
-    assert!(during.iter().all(|s| s.settling), "no reading while the hand is there");
+    assert!(
+        during.iter().all(|s| s.settling),
+        "no reading while the hand is there"
+    );
     assert_held(&during, &before, "the hand");
     let s = t.steps(12);
     assert!(s.faults.is_empty(), "{:?}", names(&s));
@@ -690,7 +732,6 @@ fn a_hand_over_the_ocean_holds_the_committed_reading_until_the_table_settles() {
     assert!(c.measured_seq > before.measured_seq);
     assert_eq!(digest(c), digest(&before));
 }
-
 
 #[test]
 fn a_piece_pushed_out_of_view_is_reported_and_stays_in_the_game() {
@@ -731,7 +772,10 @@ fn a_piece_pushed_out_of_view_is_reported_and_stays_in_the_game() {
     };
     assert_eq!(ids.len(), 1, "{ids:?}");
     let c = s.committed.as_ref().unwrap();
-    assert!(c.measured_seq > before.measured_seq, "the table settled and was read again");
+    assert!(
+        c.measured_seq > before.measured_seq,
+        "the table settled and was read again"
+    );
     // Still in the game: the reading keeps it where it was last seen, so the rulings (re-drop
     // it) are those of before.
     assert!(c.frame.pieces.iter().any(|p| &p.id == &ids[0]));
@@ -813,14 +857,22 @@ fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
     let mut seed = 0x5EED_u64;
     for round in 0..5 {
         let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "sigkill_child", "--ignored", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "sigkill_child",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(SIGKILL_LOG_ENV, &path)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
         // Kill after a pseudo-random number of acknowledged saves (1..=12) at a random moment.
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let wait_saves = 1 + (seed >> 33) % 12;
         let mut acked = 0usize;
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
@@ -838,13 +890,27 @@ fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
         std::thread::sleep(Duration::from_micros((seed >> 40) % 3000));
         // SIGKILL: no destructor, no flush, no chance to finish a write.
         let pid = child.id().to_string();
-        std::process::Command::new("kill").args(["-9", &pid]).status().unwrap();
+        std::process::Command::new("kill")
+            .args(["-9", &pid])
+            .status()
+            .unwrap();
         child.wait().unwrap();
         let (session, report) = Session::resume(&path).unwrap();
-        assert!(report.is_none(), "round {round}: never a half-written file: {report:?}");
+        assert!(
+            report.is_none(),
+            "round {round}: never a half-written file: {report:?}"
+        );
         let kept = &session.record().events;
-        assert!(kept.len() >= acked, "round {round}: {} events on disk, {acked} acknowledged", kept.len());
-        assert_eq!(kept[..], all[..kept.len()], "round {round}: exactly a prefix of what was played");
+        assert!(
+            kept.len() >= acked,
+            "round {round}: {} events on disk, {acked} acknowledged",
+            kept.len()
+        );
+        assert_eq!(
+            kept[..],
+            all[..kept.len()],
+            "round {round}: exactly a prefix of what was played"
+        );
         let leftovers: Vec<_> = std::fs::read_dir(dir.path())
             .unwrap()
             .filter_map(|e| e.ok())
@@ -873,7 +939,11 @@ fn a_truncated_game_log_is_reported_with_what_was_recovered_and_the_original_kep
     assert_eq!(back.record().events[..], script_events(9)[..report.events_kept]);
     let kept_as = report.original_kept_as.clone().expect("the original is kept");
     assert_eq!(std::fs::read(&kept_as).unwrap(), cut, "the original, untouched");
-    assert!(report.message().contains(&format!("first {} event", report.events_kept)));
+    assert!(
+        report
+            .message()
+            .contains(&format!("first {} event", report.events_kept))
+    );
 }
 
 #[test]
@@ -883,7 +953,10 @@ fn a_corrupt_profile_is_refused_naming_the_field_and_left_as_it_was() {
     let good = octoref::capture::demo::DEMO_PROFILE_JSON;
     for (what, bad) in [
         ("truncated", good[..good.len() / 2].to_string()),
-        ("a wrong field", good.replacen("\"mm_per_px\": ", "\"mm_per_px\": -", 1)),
+        (
+            "a wrong field",
+            good.replacen("\"mm_per_px\": ", "\"mm_per_px\": -", 1),
+        ),
     ] {
         std::fs::write(&path, &bad).unwrap();
         let e = LiveCalibration::load(&path).unwrap_err().to_string();
@@ -891,6 +964,10 @@ fn a_corrupt_profile_is_refused_naming_the_field_and_left_as_it_was() {
         if what == "a wrong field" {
             assert!(e.contains("mm_per_px"), "{what}: {e}");
         }
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), bad, "{what}: never overwritten");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            bad,
+            "{what}: never overwritten"
+        );
     }
 }

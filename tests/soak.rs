@@ -90,7 +90,9 @@ fn the_demo_runs_under_the_live_loop_without_growth_or_stall() {
     .unwrap();
 
     // The demo's first render happens in `open`; the clock starts at the first frame.
-    let first = capture.wait_frame(Duration::from_secs(300)).expect("the demo starts");
+    let first = capture
+        .wait_frame(Duration::from_secs(300))
+        .expect("the demo starts");
     referee.offer(&first);
     let start = Instant::now();
     let end = start + Duration::from_secs(seconds);
@@ -189,6 +191,9 @@ fn the_demo_runs_under_the_live_loop_without_growth_or_stall() {
     assert!(max_gap <= MAX_GAP_S, "no stall: {figures}");
     assert!(rss_end - rss_warm <= MAX_GROWTH_MB, "no memory growth: {figures}");
     if seconds >= 600 {
-        assert!(slope_mb_per_h <= MAX_SLOPE_MB_PER_H, "no memory growth: {figures}");
+        assert!(
+            slope_mb_per_h <= MAX_SLOPE_MB_PER_H,
+            "no memory growth: {figures}"
+        );
     }
 }

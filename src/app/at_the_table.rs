@@ -4,10 +4,11 @@
 
 use super::camera_view;
 use super::overlays;
-use super::referee_worker::RefereeSnapshot;
+use super::referee_link::needs_calibration;
 use super::style::{self, Palette};
 use crate::calibrate::profile::Profile;
 use crate::games::crash_octopus::PlayerColor;
+use crate::live::{LiveFault, LiveSnapshot};
 use egui::{RichText, Ui};
 
 /// Largest height of the camera picture, points.
@@ -22,13 +23,15 @@ const MIN_RULINGS_WIDTH: f32 = 260.0;
 pub enum TableAction {
     /// Open the calibration wizard.
     Recalibrate,
+    /// Re-fit the calibration to the current view, keeping the game.
+    Reregister,
 }
 
 /// What the view shows.
 pub struct TableView<'a> {
     pub texture: Option<&'a egui::TextureHandle>,
     /// `None`: no referee runs (no calibration).
-    pub snapshot: Option<&'a RefereeSnapshot>,
+    pub snapshot: Option<&'a LiveSnapshot>,
     /// The calibration the referee uses (maps the reading onto the picture).
     pub profile: Option<&'a Profile>,
     pub palette: &'a Palette,
@@ -55,12 +58,20 @@ pub fn show(ui: &mut Ui, view: &TableView<'_>) -> Option<TableAction> {
         for f in &snap.faults {
             card(ui, style::WARNING_AMBER, |ui| {
                 ui.label(RichText::new(f.message()).strong());
-                if f.needs_calibration() && ui.button("Re-calibrate").clicked() {
-                    action = Some(TableAction::Recalibrate);
-                }
+                ui.horizontal(|ui| {
+                    if needs_calibration(f) && ui.button("Re-calibrate").clicked() {
+                        action = Some(TableAction::Recalibrate);
+                    }
+                    if *f == LiveFault::ViewMoved && ui.button("Re-register").clicked() {
+                        action = Some(TableAction::Reregister);
+                    }
+                });
             });
         }
-        if snap.settling && !snap.faults.iter().any(|f| f.needs_calibration()) {
+        if let Some(r) = &snap.reregistration {
+            ui.label(RichText::new(format!("Re-registration: {r}")).small());
+        }
+        if snap.settling && !snap.faults.iter().any(|f| f.pauses_rulings()) {
             card(ui, style::WARNING_AMBER, |ui| {
                 ui.label(RichText::new("Waiting for the table to settle…").strong());
             });

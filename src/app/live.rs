@@ -8,7 +8,7 @@
 //! camera only means no picture for a while.
 //!
 //! The `pipeline` slot is where the referee plugs in: it receives each new frame and turns it into
-//! a table reading on its own worker (see [`super::referee_worker`]).
+//! a table reading on its own worker (see [`super::referee_link`]).
 //!
 //! The demo runs like any camera; its [`DemoHandle`] is kept so the app can follow the demo's
 //! scripted game frame by frame.

@@ -20,7 +20,7 @@ pub mod live;
 pub mod octocube_sheet;
 pub mod otto_board;
 pub mod overlays;
-pub mod referee_worker;
+pub mod referee_link;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
@@ -30,6 +30,7 @@ use crate::calibrate::profile::Profile;
 use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
 use crate::cli::AppArgs;
 use crate::games::crash_octopus::{Game, Next, TreasureType};
+use crate::live::{LiveCalibration, LiveConfig, LiveReferee, LiveSnapshot};
 use crate::referee::GameContext;
 use anyhow::anyhow;
 use config::{AppState, ConfigDir, PanelId};
@@ -38,7 +39,7 @@ use crash_octopus::questions::{Origin, QuestionKind};
 use crash_octopus::setup_panel::SetupPanel;
 use demo_game::{DemoTable, game_context};
 use live::{CameraList, LiveSource};
-use referee_worker::{RefereeCalibration, RefereePipeline, RefereeSnapshot, RefereeWorker};
+use referee_link::RefereePipeline;
 use shortcuts::Command;
 use sources_panel::SourcesPanel;
 use status::{ProfileInfo, StatusLine};
@@ -123,11 +124,11 @@ pub struct OctorefApp {
     octocube: octocube_sheet::OctocubeSheet,
     otto: otto_board::OttoBoard,
     /// The live referee, when a calibration is in use (the demo's own while the demo runs).
-    referee: Option<Arc<RefereeWorker>>,
+    referee: Option<Arc<LiveReferee>>,
     /// The calibration the referee uses (to draw its readings over the picture).
     referee_profile: Option<Profile>,
     /// The referee's newest snapshot, taken in `logic`.
-    snapshot: Option<Arc<RefereeSnapshot>>,
+    snapshot: Option<Arc<LiveSnapshot>>,
     /// The demo's scripted game, while the demo runs.
     demo: Option<DemoTable>,
     /// The Game screen shows the demo's game (true) or the players' own.
@@ -314,11 +315,11 @@ impl OctorefApp {
         self.show_demo = self.demo.is_some() && self.table.game().is_none();
         let calibration = if self.demo.is_some() {
             self.status.calibration_label = Some("the demo's (shipped)".into());
-            RefereeCalibration::demo()
+            LiveCalibration::demo()
         } else {
             self.status.calibration_label = None;
             match &self.profile {
-                Some(info) => RefereeCalibration::load(&info.path),
+                Some(info) => LiveCalibration::load(&info.path),
                 None => return,
             }
         };
@@ -334,10 +335,11 @@ impl OctorefApp {
         };
         self.referee_profile = Some(calibration.profile.clone());
         let repaint = ctx.clone();
-        match RefereeWorker::start(
+        match LiveReferee::start(
             calibration,
             crate::table::Catalog::default_catalog(),
             GameContext::default(),
+            LiveConfig::default(),
             Box::new(move || repaint.request_repaint()),
         ) {
             Ok(worker) => {
@@ -362,7 +364,7 @@ impl OctorefApp {
     }
 
     /// The referee's newest snapshot, if a referee runs.
-    pub fn referee_snapshot(&self) -> Option<&RefereeSnapshot> {
+    pub fn referee_snapshot(&self) -> Option<&LiveSnapshot> {
         self.snapshot.as_deref()
     }
 
@@ -626,8 +628,14 @@ impl OctorefApp {
                 }
             }
         }
-        if let Some(at_the_table::TableAction::Recalibrate) = action {
-            self.state.panel = PanelId::Setup;
+        match action {
+            Some(at_the_table::TableAction::Recalibrate) => self.state.panel = PanelId::Setup,
+            Some(at_the_table::TableAction::Reregister) => {
+                if let Some(r) = &self.referee {
+                    r.reregister();
+                }
+            }
+            None => {}
         }
     }
 

@@ -6,7 +6,6 @@
 //! and the words only show the referee's [`FrameReport`] (its `rulings`).
 
 use super::camera_view::ImageOnScreen;
-use super::referee_worker::RefereeSnapshot;
 use super::style::{self, Palette};
 use crate::calibrate::profile::Profile;
 use crate::games::crash_octopus::PlayerColor;
@@ -202,13 +201,4 @@ pub fn ruling_lines(report: &FrameReport, active: Option<PlayerColor>) -> Vec<St
     }
     lines.extend(r.messages.iter().cloned());
     lines
-}
-
-/// The "waiting for the table to settle" and fault lines of a snapshot, in plain words.
-pub fn referee_notices(snap: &RefereeSnapshot) -> Vec<String> {
-    let mut out: Vec<String> = snap.faults.iter().map(|f| f.message()).collect();
-    if snap.settling && !snap.faults.iter().any(|f| f.needs_calibration()) {
-        out.push("Waiting for the table to settle…".into());
-    }
-    out
 }
