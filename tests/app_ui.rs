@@ -876,3 +876,74 @@ fn the_demo_opens_by_itself_and_its_first_ruling_names_the_closest_treasure_the_
     let first = rulings.messages.first().unwrap();
     assert!(has_text(&h, first), "the rulings say {first:?}");
 }
+
+/// Steps until `done`, for at most `secs` seconds (workers answer in their own time).
+fn wait_for(h: &mut Harness<'_, OctorefApp>, secs: u64, text: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if has_text(h, text) {
+            h.run_steps(2);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    panic!("{text:?} never showed");
+}
+
+#[test]
+fn the_calibration_wizard_on_a_synthetic_board_capture() {
+    use octoref::calibrate::Profile;
+    use octoref::capture::demo::DemoGame;
+    let dir = tempfile::tempdir().unwrap();
+    let game = DemoGame::load().unwrap();
+    let board = octoref::synth::render_board(game.scene()).unwrap();
+    let empty = octoref::synth::render_empty(game.scene()).unwrap();
+    let board_png = dir.path().join("board.png");
+    let empty_png = dir.path().join("empty.png");
+    std::fs::write(&board_png, octoref::synth::encode_png(&board).unwrap()).unwrap();
+    std::fs::write(&empty_png, octoref::synth::encode_png(&empty).unwrap()).unwrap();
+    let mut h = app_in(&dir.path().join("cfg"));
+    click(&mut h, "Calibrate");
+    // Step 1: the board to print, saved as a PDF.
+    let pdf = dir.path().join("my-board.pdf");
+    set_text(&mut h, "Save the board as:", pdf.to_str().unwrap());
+    click(&mut h, "Save the board (PDF)");
+    assert!(std::fs::read(&pdf).unwrap().starts_with(b"%PDF"));
+    click(&mut h, "Next: capture the board");
+    // Step 2: the board capture from a file: markers found, solved.
+    set_text(&mut h, "Board picture file:", board_png.to_str().unwrap());
+    h.get_by_label("Load the board picture").click();
+    h.run_steps(2);
+    wait_for(&mut h, 60, "Markers found:");
+    h.get_by_label("Solve").click();
+    h.run_steps(2);
+    wait_for(&mut h, 120, "Solved:");
+    click(&mut h, "Next: the empty table");
+    // Step 3: the empty table: the ocean and the beads drawn, accepted.
+    set_text(&mut h, "Empty table picture file:", empty_png.to_str().unwrap());
+    h.get_by_label("Load the empty table picture").click();
+    h.run_steps(2);
+    wait_for(&mut h, 120, "Ocean found:");
+    let beads = game.scene().beads.to_string();
+    let beads_field = h.get_by_label("Beads from the start (B blue, K black):");
+    assert_eq!(
+        beads_field.value().as_deref(),
+        Some(beads.as_str()),
+        "the beads read from the string"
+    );
+    click(&mut h, "Accept the ocean and beads");
+    // Step 4: saved where asked, loadable by the referee, remembered.
+    let out = dir.path().join("profiles").join("kitchen.json");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    set_text(&mut h, "Profile file:", out.to_str().unwrap());
+    click(&mut h, "Save the profile");
+    assert!(has_text(&h, "The profile was saved to"));
+    let profile = Profile::load(&out).unwrap();
+    assert!(profile.ocean.is_some());
+    assert_eq!(profile.counter.as_ref().unwrap().beads().to_string(), beads);
+    assert!(out.with_file_name("kitchen_reference.png").exists());
+    octoref::live::LiveCalibration::load(&out).unwrap();
+    assert_eq!(h.state().state().last_profile.as_deref(), Some(out.as_path()));
+    assert!(has_text(&h, "calibration: just now"));
+}

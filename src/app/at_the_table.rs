@@ -39,6 +39,8 @@ pub struct TableView<'a> {
     pub active: Option<PlayerColor>,
     /// Why there is no picture, when there is none.
     pub no_picture: Option<String>,
+    /// The size of the frames shown, pixels (the texture may be a scaled-down copy).
+    pub frame_size: Option<(u32, u32)>,
 }
 
 impl std::fmt::Debug for TableView<'_> {
@@ -90,12 +92,15 @@ pub fn show(ui: &mut Ui, view: &TableView<'_>) -> Option<TableAction> {
     };
     let beside = ui.available_width() * (1.0 - PICTURE_SHARE) >= MIN_RULINGS_WIDTH;
     let picture = |ui: &mut Ui| {
-        let on = camera_view::show(ui, texture, CAMERA_VIEW_HEIGHT);
+        let size = view
+            .frame_size
+            .map(|(w, h)| egui::vec2(w as f32, h as f32))
+            .unwrap_or_else(|| texture.size_vec2());
+        let on = camera_view::show_as(ui, texture, CAMERA_VIEW_HEIGHT, size);
         if let (Some(snap), Some(profile)) = (view.snapshot, view.profile)
             && let Some(report) = &snap.latest
         {
-            let size = texture.size();
-            if size[0] as u32 == profile.image_size.width && size[1] as u32 == profile.image_size.height {
+            if view.frame_size == Some((profile.image_size.width, profile.image_size.height)) {
                 overlays::draw(
                     &ui.painter_at(on.rect),
                     &on,

@@ -56,6 +56,8 @@ pub struct LiveSource {
     idle_reason: Option<String>,
     /// The truth about the demo's frames, while the demo runs.
     demo: Option<DemoHandle>,
+    /// The newest frame, kept for captures (calibration, teaching).
+    latest_frame: Option<Frame>,
 }
 
 impl std::fmt::Debug for LiveSource {
@@ -80,6 +82,7 @@ impl LiveSource {
             pipeline: None,
             idle_reason,
             demo: None,
+            latest_frame: None,
         }
     }
 
@@ -156,6 +159,11 @@ impl LiveSource {
         self.demo.as_ref()
     }
 
+    /// The newest frame taken from the source (for a capture).
+    pub fn latest_frame(&self) -> Option<&Frame> {
+        self.latest_frame.as_ref()
+    }
+
     /// Sequence number of the frame on screen.
     pub fn shown_seq(&self) -> Option<u64> {
         self.shown_seq
@@ -188,6 +196,7 @@ impl LiveSource {
                 }
                 self.shown_seq = Some(frame.seq);
             }
+            self.latest_frame = Some(frame);
         }
     }
 
@@ -257,8 +266,10 @@ impl Drop for LiveSource {
 
 /// A BGR 8-bit frame as an egui image (RGBA); `None` for anything else.
 fn to_color_image(frame: &Frame) -> Option<egui::ColorImage> {
-    let (w, h) = (frame.width() as usize, frame.height() as usize);
-    let bytes = frame.image.data_bytes().ok()?;
+    let small = super::camera_view::shrink_for_texture(&frame.image);
+    let image = small.as_ref().unwrap_or(&frame.image);
+    let (w, h) = (image.cols().max(0) as usize, image.rows().max(0) as usize);
+    let bytes = image.data_bytes().ok()?;
     if w == 0 || h == 0 || bytes.len() != w * h * 3 {
         return None;
     }

@@ -11,6 +11,7 @@
 //! nothing yet).
 
 pub mod at_the_table;
+pub mod calibration_wizard;
 pub mod camera_view;
 pub mod config;
 pub mod crash_octopus;
@@ -137,6 +138,7 @@ pub struct OctorefApp {
     sent_context: Option<GameContext>,
     /// The committed reading the camera's questions were last asked about.
     asked_about: Option<u64>,
+    wizard: calibration_wizard::CalibrationWizard,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -267,6 +269,7 @@ impl OctorefApp {
                 text,
             });
         }
+        let wizard = calibration_wizard::CalibrationWizard::new(&config.root().join("calibration").join("table.json"));
         let saved_state = state.clone();
         let live = match options.source {
             Some(choice) => LiveSource::start_choice(ctx, choice),
@@ -294,6 +297,7 @@ impl OctorefApp {
             show_demo: false,
             sent_context: None,
             asked_about: None,
+            wizard,
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -351,6 +355,43 @@ impl OctorefApp {
             Err(e) => self.banners.push(Banner {
                 level: BannerLevel::Error,
                 text: format!("The referee could not start: {e}"),
+            }),
+        }
+    }
+
+    /// Uses a freshly saved profile: remembered for next time, given to the referee (the demo
+    /// keeps its own calibration while it runs).
+    fn use_profile(&mut self, ctx: &egui::Context, path: PathBuf) {
+        match status::read_profile_info(&path) {
+            Ok(info) => {
+                self.status.calibration_saved_at = Some(info.saved_at);
+                self.profile = Some(info);
+                self.state.last_profile = Some(path.clone());
+            }
+            Err(e) => {
+                self.banners.push(Banner {
+                    level: BannerLevel::Error,
+                    text: format!("The new profile could not be read back: {e}"),
+                });
+                return;
+            }
+        }
+        if self.demo.is_some() {
+            self.banners.push(Banner {
+                level: BannerLevel::Info,
+                text: "The profile is saved; it is used once a camera is the source (the demo keeps its own).".into(),
+            });
+            return;
+        }
+        match (&self.referee, LiveCalibration::load(&path)) {
+            (Some(r), Ok(cal)) => {
+                self.referee_profile = Some(cal.profile.clone());
+                r.replace_calibration(cal);
+            }
+            (None, Ok(_)) => self.connect_referee(ctx),
+            (_, Err(e)) => self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The new profile cannot give rulings: {e}"),
             }),
         }
     }
@@ -537,6 +578,9 @@ impl OctorefApp {
             ui.separator();
             ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
                 .on_hover_text("F4");
+            ui.selectable_value(&mut self.state.panel, PanelId::Calibrate, "Calibrate")
+                .on_hover_text("F7");
+            ui.selectable_value(&mut self.state.panel, PanelId::Teach, "Teach");
             ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
                 .on_hover_text("F1");
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -613,6 +657,7 @@ impl OctorefApp {
             palette: &self.palette,
             active,
             no_picture,
+            frame_size: self.live.latest_frame().map(|f| (f.width(), f.height())),
         };
         let mut action = None;
         let mut at_table = |ui: &mut egui::Ui| {
@@ -629,7 +674,7 @@ impl OctorefApp {
             }
         }
         match action {
-            Some(at_the_table::TableAction::Recalibrate) => self.state.panel = PanelId::Setup,
+            Some(at_the_table::TableAction::Recalibrate) => self.state.panel = PanelId::Calibrate,
             Some(at_the_table::TableAction::Reregister) => {
                 if let Some(r) = &self.referee {
                     r.reregister();
@@ -657,6 +702,7 @@ impl eframe::App for OctorefApp {
         self.table.flush();
         self.live.poll(ctx);
         self.sources.poll();
+        self.wizard.poll();
         if let Some(d) = self.demo.as_mut() {
             d.follow(self.live.shown_seq());
         }
@@ -748,6 +794,15 @@ impl eframe::App for OctorefApp {
                 PanelId::Octocube => self.octocube.ui(ui),
                 PanelId::Otto => self.otto.ui(ui),
                 PanelId::Help => help::ui(ui, &self.config),
+                PanelId::Calibrate => {
+                    if let Some(calibration_wizard::WizardOutcome::Saved(p)) =
+                        self.wizard.ui(ui, &self.palette, self.live.latest_frame())
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.use_profile(&ctx, p);
+                    }
+                }
+                PanelId::Teach => {}
             }
         });
         if self.table.needs_flush() || self.state != self.saved_state {
