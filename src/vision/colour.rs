@@ -33,6 +33,9 @@ pub const MARGIN: f32 = 1.0;
 pub const TIGHT_MARGIN: f32 = 0.35;
 /// Distance added per unit of relative brightness outside a model's range.
 const BRIGHTNESS_WEIGHT: f32 = 6.0;
+/// Dark catalog colours (black die faces, the canon) show at most this bright next to the table
+/// (their lit faces and highlights lift them well above their catalog darkness).
+pub const DARK_MAX_BRIGHTNESS: f32 = 0.62;
 /// At most this many colour models (bits of a pixel's mask).
 pub const MAX_MODELS: usize = 32;
 
@@ -57,7 +60,7 @@ impl ColourModel {
         let level = (bgr[0] + bgr[1] + bgr[2]) / 3.0;
         let neutral = norm(chroma) < NEUTRAL_CHROMA * 1.5;
         let brightness = if neutral || level < 90.0 {
-            if level < 90.0 { [0.0, 0.5] } else { [0.72, 3.0] }
+            if level < 90.0 { [0.0, DARK_MAX_BRIGHTNESS] } else { [0.72, 3.0] }
         } else {
             [0.18, 3.0]
         };

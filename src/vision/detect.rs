@@ -57,6 +57,9 @@ const DIE_TOP_SHRINK: f64 = 0.7;
 const PRUNE_BEST_SHARE: f64 = 0.3;
 /// Models whose seed pixels cover less than this share of their footprint are not fitted.
 const PRUNE_AREA_SHARE: f64 = 0.3;
+/// ...and for a piece whose main colour looks like the table (a white captain on a pale table
+/// shows little more than its hat).
+const PRUNE_AREA_SHARE_TABLE_LIKE: f64 = 0.12;
 /// Margin of the weight windows around a silhouette, mm.
 const WINDOW_MARGIN_MM: f64 = 6.0;
 /// Most pieces one region may hold (a guard against runaway loops).
@@ -379,9 +382,12 @@ impl Detector {
                 .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            if own.len() < MIN_SEED_OWN_PX
-                || (own.len() as f64) * px_area < PRUNE_AREA_SHARE * model.footprint_area_mm2
-            {
+            let share = if model.table_weight == W_TABLE_LIKE {
+                PRUNE_AREA_SHARE_TABLE_LIKE
+            } else {
+                PRUNE_AREA_SHARE
+            };
+            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < share * model.footprint_area_mm2 {
                 continue;
             }
             let pts: Vec<PointMm> = own

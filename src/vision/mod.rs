@@ -10,6 +10,7 @@
 //! renderer's truth and [`synthetic`] prepares rendered scenes for `octoref bench` and tests.
 
 pub mod analyzer;
+pub mod bench;
 pub mod colour;
 pub mod counter;
 pub mod detect;
@@ -22,6 +23,7 @@ pub mod region;
 pub mod solid;
 pub mod synthetic;
 pub mod taught;
+pub mod teach;
 pub mod tracking;
 pub mod view;
 
