@@ -26,6 +26,7 @@ pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
 pub mod style;
+pub mod teach_panel;
 
 use crate::calibrate::profile::Profile;
 use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
@@ -139,6 +140,7 @@ pub struct OctorefApp {
     /// The committed reading the camera's questions were last asked about.
     asked_about: Option<u64>,
     wizard: calibration_wizard::CalibrationWizard,
+    teach: teach_panel::TeachPanel,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -298,6 +300,7 @@ impl OctorefApp {
             sent_context: None,
             asked_about: None,
             wizard,
+            teach: teach_panel::TeachPanel::default(),
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -703,6 +706,7 @@ impl eframe::App for OctorefApp {
         self.live.poll(ctx);
         self.sources.poll();
         self.wizard.poll();
+        self.teach.poll();
         if let Some(d) = self.demo.as_mut() {
             d.follow(self.live.shown_seq());
         }
@@ -802,7 +806,15 @@ impl eframe::App for OctorefApp {
                         self.use_profile(&ctx, p);
                     }
                 }
-                PanelId::Teach => {}
+                PanelId::Teach => {
+                    let profile = self.profile.as_ref().map(|p| p.path.clone());
+                    if let Some(teach_panel::TeachOutcome::Saved(p)) =
+                        self.teach.ui(ui, profile.as_deref(), self.live.latest_frame())
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.use_profile(&ctx, p);
+                    }
+                }
             }
         });
         if self.table.needs_flush() || self.state != self.saved_state {
