@@ -99,17 +99,16 @@ pub fn show(ui: &mut Ui, view: &TableView<'_>) -> Option<TableAction> {
         let on = camera_view::show_as(ui, texture, CAMERA_VIEW_HEIGHT, size);
         if let (Some(snap), Some(profile)) = (view.snapshot, view.profile)
             && let Some(report) = &snap.latest
+            && view.frame_size == Some((profile.image_size.width, profile.image_size.height))
         {
-            if view.frame_size == Some((profile.image_size.width, profile.image_size.height)) {
-                overlays::draw(
-                    &ui.painter_at(on.rect),
-                    &on,
-                    profile,
-                    report,
-                    view.palette,
-                    view.active,
-                );
-            }
+            overlays::draw(
+                &ui.painter_at(on.rect),
+                &on,
+                profile,
+                report,
+                view.palette,
+                view.active,
+            );
         }
     };
     if beside {

@@ -45,7 +45,7 @@ use referee_link::RefereePipeline;
 use shortcuts::Command;
 use sources_panel::SourcesPanel;
 use status::{ProfileInfo, StatusLine};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 use style::{Looks, Palette};
@@ -364,12 +364,12 @@ impl OctorefApp {
 
     /// Uses a freshly saved profile: remembered for next time, given to the referee (the demo
     /// keeps its own calibration while it runs).
-    fn use_profile(&mut self, ctx: &egui::Context, path: PathBuf) {
-        match status::read_profile_info(&path) {
+    fn use_profile(&mut self, ctx: &egui::Context, path: &Path) {
+        match status::read_profile_info(path) {
             Ok(info) => {
                 self.status.calibration_saved_at = Some(info.saved_at);
                 self.profile = Some(info);
-                self.state.last_profile = Some(path.clone());
+                self.state.last_profile = Some(path.to_path_buf());
             }
             Err(e) => {
                 self.banners.push(Banner {
@@ -386,7 +386,7 @@ impl OctorefApp {
             });
             return;
         }
-        match (&self.referee, LiveCalibration::load(&path)) {
+        match (&self.referee, LiveCalibration::load(path)) {
             (Some(r), Ok(cal)) => {
                 self.referee_profile = Some(cal.profile.clone());
                 r.replace_calibration(cal);
@@ -803,7 +803,7 @@ impl eframe::App for OctorefApp {
                         self.wizard.ui(ui, &self.palette, self.live.latest_frame())
                     {
                         let ctx = ui.ctx().clone();
-                        self.use_profile(&ctx, p);
+                        self.use_profile(&ctx, &p);
                     }
                 }
                 PanelId::Teach => {
@@ -812,7 +812,7 @@ impl eframe::App for OctorefApp {
                         self.teach.ui(ui, profile.as_deref(), self.live.latest_frame())
                     {
                         let ctx = ui.ctx().clone();
-                        self.use_profile(&ctx, p);
+                        self.use_profile(&ctx, &p);
                     }
                 }
             }

@@ -99,6 +99,15 @@ impl TeachPanel {
             return None;
         };
         let taught = Profile::load(profile).map(|p| p.taught).unwrap_or_default();
+        if self.piece.is_none() {
+            // Walk through the pieces from the first one not taught yet.
+            self.piece = self
+                .catalog
+                .pieces
+                .iter()
+                .find(|e| e.piece != PieceKind::Bead && !taught.contains_key(&e.name))
+                .map(|e| e.name.clone());
+        }
         let mut outcome = None;
         egui::Panel::left("teach_pieces")
             .resizable(false)
@@ -126,7 +135,7 @@ impl TeachPanel {
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 let Some(piece) = self.piece.clone() else {
-                    ui.label("Choose a piece on the left.");
+                    ui.label("Every piece is taught. Choose one on the left to teach it again.");
                     return;
                 };
                 ui.heading(format!("Teach the {piece}"));
