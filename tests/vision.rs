@@ -403,3 +403,53 @@ fn teaching_picks_a_piece_in_a_full_frame_and_refuses_ambiguity() {
     .unwrap_err();
     assert!(e.to_string().contains("gold, gem"), "{e}");
 }
+
+#[test]
+fn teaching_an_unchanged_two_coloured_piece_keeps_it_found() {
+    let p = prepare_with(&teach_spec(), Catalog::default_catalog(), 2);
+    let catalog = Catalog::default_catalog();
+    let (image, truth) = &p.frames[0];
+    let clear = truth
+        .pieces
+        .iter()
+        .filter(|q| q.report.treasure.map(|t| t.as_str()) == Some("captain") && q.base_mm == 0.0 && q.visible)
+        .find(|g| {
+            truth
+                .pieces
+                .iter()
+                .filter(|o| o.report.id != g.report.id)
+                .all(|o| o.report.center_mm.distance(g.report.center_mm) > 45.0)
+        })
+        .expect("a captain clear of the others");
+    let lesson = teach::teach(
+        &p.profile,
+        &p.reference,
+        &catalog,
+        "captain",
+        std::slice::from_ref(image),
+        Pick::At(clear.report.center_mm),
+    )
+    .unwrap();
+    println!("lesson {}", serde_json::to_string_pretty(&lesson).unwrap());
+    // White body and navy hat: two colours, the white first (brighter than the table).
+    assert_eq!(lesson.colours.len(), 2, "{:?}", lesson.colours);
+    let [body, hat] = [&lesson.taught.colours[0], &lesson.taught.colours[1]];
+    assert!(body.brightness[1] > hat.brightness[1], "{body:?} {hat:?}");
+    assert!(
+        (lesson.measured_scale - 1.0).abs() < 0.15,
+        "scale {}",
+        lesson.measured_scale
+    );
+    let mut taught = TaughtModels::default();
+    taught.pieces.insert("captain".into(), lesson.taught.clone());
+    let frames = [1];
+    let (_, before) = gold_counts(&p, &TaughtModels::default(), &frames);
+    let (_, after) = gold_counts(&p, &taught, &frames);
+    let b = before.kinds.get("treasure/captain").copied().unwrap_or_default();
+    let a = after.kinds.get("treasure/captain").copied().unwrap_or_default();
+    println!("captain before {b:?} after {a:?}");
+    assert!(
+        a.true_positive + 1 >= b.true_positive && a.false_positive <= b.false_positive + 1,
+        "before {b:?} after {a:?}"
+    );
+}

@@ -147,6 +147,18 @@ pub struct ReferenceImage {
     pub grid: RectifyGrid,
 }
 
+/// Largest camera frame side a profile may describe, px (8K is 7680).
+pub const MAX_IMAGE_SIDE_PX: u32 = 20_000;
+/// Largest rectified reference image a profile may ask for, px (a 2 m table at 0.25 mm/px).
+pub const MAX_REFERENCE_PIXELS: u64 = 64_000_000;
+/// Scale bounds of the rectified reference, mm per px.
+pub const MIN_REFERENCE_MM_PER_PX: f64 = 0.05;
+pub const MAX_REFERENCE_MM_PER_PX: f64 = 50.0;
+/// Camera translation and reference origin bound, mm (a camera 10 m away sees no pieces).
+pub const MAX_CAMERA_DISTANCE_MM: f64 = 10_000.0;
+/// Largest lens distortion coefficient accepted (real lenses stay within a few units).
+pub const MAX_DISTORTION_COEFF: f64 = 1_000.0;
+
 /// Everything octoref knows about one camera over one table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
@@ -260,10 +272,18 @@ impl Profile {
             field: field.into(),
             message,
         };
-        if self.image_size.width == 0 || self.image_size.height == 0 {
+        let side = MAX_IMAGE_SIDE_PX;
+        if self.image_size.width == 0
+            || self.image_size.height == 0
+            || self.image_size.width > side
+            || self.image_size.height > side
+        {
             return Err(invalid(
                 "image_size",
-                format!("expected a positive width and height, got {}", self.image_size),
+                format!(
+                    "expected a width and height in 1..={side}, got {}",
+                    self.image_size
+                ),
             ));
         }
         if !(self.mm_per_px.is_finite() && self.mm_per_px > 0.0) {
@@ -293,6 +313,75 @@ impl Profile {
                 return Err(invalid(
                     "camera.intrinsics.fx",
                     "expected positive focal lengths".into(),
+                ));
+            }
+            let (w, h) = (f64::from(k.width), f64::from(k.height));
+            if !(k.cx.is_finite() && k.cy.is_finite() && k.cx.abs() <= 2.0 * w && k.cy.abs() <= 2.0 * h) {
+                return Err(invalid(
+                    "camera.intrinsics.cx",
+                    format!(
+                        "expected the principal point near the image, got ({}, {})",
+                        k.cx, k.cy
+                    ),
+                ));
+            }
+            if k.distortion
+                .iter()
+                .any(|d| !d.is_finite() || d.abs() > MAX_DISTORTION_COEFF)
+            {
+                return Err(invalid(
+                    "camera.intrinsics.distortion",
+                    format!("expected 5 finite coefficients within +-{MAX_DISTORTION_COEFF}"),
+                ));
+            }
+            let pose = &cam.pose;
+            if pose
+                .rvec
+                .iter()
+                .any(|r| !r.is_finite() || r.abs() > 4.0 * std::f64::consts::PI)
+                || pose
+                    .tvec
+                    .iter()
+                    .any(|t| !t.is_finite() || t.abs() > MAX_CAMERA_DISTANCE_MM)
+            {
+                return Err(invalid(
+                    "camera.pose",
+                    format!(
+                        "expected a finite rotation vector and a translation within {MAX_CAMERA_DISTANCE_MM} mm"
+                    ),
+                ));
+            }
+        }
+        if let Some(reference) = &self.reference {
+            let g = &reference.grid;
+            let pixels = u64::from(g.width) * u64::from(g.height);
+            if g.width == 0 || g.height == 0 || pixels > MAX_REFERENCE_PIXELS {
+                return Err(invalid(
+                    "reference.width",
+                    format!(
+                        "expected a reference image of at most {MAX_REFERENCE_PIXELS} pixels, got {}x{}",
+                        g.width, g.height
+                    ),
+                ));
+            }
+            if !(g.mm_per_px.is_finite()
+                && (MIN_REFERENCE_MM_PER_PX..=MAX_REFERENCE_MM_PER_PX).contains(&g.mm_per_px))
+            {
+                return Err(invalid(
+                    "reference.mm_per_px",
+                    format!(
+                        "expected {MIN_REFERENCE_MM_PER_PX}..={MAX_REFERENCE_MM_PER_PX}, got {}",
+                        g.mm_per_px
+                    ),
+                ));
+            }
+            if !(g.origin_mm.x.is_finite() && g.origin_mm.y.is_finite())
+                || g.origin_mm.x.abs() > MAX_CAMERA_DISTANCE_MM
+                || g.origin_mm.y.abs() > MAX_CAMERA_DISTANCE_MM
+            {
+                return Err(invalid(
+                    "reference.origin_mm",
+                    format!("expected a finite point within {MAX_CAMERA_DISTANCE_MM} mm"),
                 ));
             }
         }

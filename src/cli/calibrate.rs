@@ -121,27 +121,8 @@ fn calib_error(file: &Path, e: &CalibrateError) -> CliError {
 
 /// Reads an image as 8-bit BGR; unreadable, undecodable or empty images are bad input.
 pub fn read_image(path: &Path) -> Result<Mat, CliError> {
-    let bytes = fsutil::read_input(path).map_err(CliError::input)?;
-    if bytes.is_empty() {
-        return Err(input(format!(
-            "{}: the file is empty; expected a PNG or JPEG image",
-            path.display()
-        )));
-    }
-    let buf = Vector::<u8>::from_slice(&bytes);
-    let img = imgcodecs::imdecode(&buf, imgcodecs::IMREAD_COLOR).map_err(|e| {
-        input(format!(
-            "{}: cannot decode the image ({e}); expected a PNG or JPEG image",
-            path.display()
-        ))
-    })?;
-    if img.empty() || img.cols() == 0 || img.rows() == 0 {
-        return Err(input(format!(
-            "{}: not an image OpenCV can read; expected a PNG or JPEG image",
-            path.display()
-        )));
-    }
-    Ok(img)
+    // The still-image loader refuses decompression bombs from the header before decoding.
+    crate::capture::still::load_image(path).map_err(|e| input(e.to_string()))
 }
 
 fn parse_numbers(flag: &str, text: &str, count: usize, example: &str) -> Result<Vec<f64>, CliError> {

@@ -108,7 +108,10 @@ pub fn describe(lesson: &Lesson, profile: &str) -> String {
             c.pixels
         ));
     }
-    let size = if (lesson.taught.scale - 1.0).abs() < 1e-9 {
+    let size = if !lesson.size_measured {
+        "not measured: the piece shows only partly against the table, so the catalog's size is kept"
+            .to_string()
+    } else if (lesson.taught.scale - 1.0).abs() < 1e-9 {
         format!(
             "as the catalog's (measured {:.2} times, within {:.0} %)",
             lesson.measured_scale,
@@ -123,7 +126,7 @@ pub fn describe(lesson: &Lesson, profile: &str) -> String {
     ));
     for (k, f) in lesson.frames.iter().enumerate() {
         lines.push(format!(
-            "  frame {}: at ({:.1}, {:.1}) mm, {:.0} deg, seen {:.0} mm², outline overlap {:.2}",
+            "  frame {}: at ({:.1}, {:.1}) mm, {:.0} deg, seen {:.0} mm², outline match {:.2}",
             k + 1,
             f.center_mm[0],
             f.center_mm[1],

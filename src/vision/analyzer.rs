@@ -468,10 +468,13 @@ fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
 }
 
 /// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
-/// the ones explaining most pixels.
+/// the ones that explain most pixels best.
 fn within_counts(found: &mut Vec<(Detection, f64)>, models: &[Model]) {
+    // Gain times quality: a piece that explains many pixels and fits them well (a ship on the
+    // water beats a ship's colour seen on the island's palm).
+    let score = |d: &Detection| d.fit.gain * d.fit.quality();
     let mut order: Vec<usize> = (0..found.len()).collect();
-    order.sort_by(|&a, &b| found[b].0.fit.gain.total_cmp(&found[a].0.fit.gain));
+    order.sort_by(|&a, &b| score(&found[b].0).total_cmp(&score(&found[a].0)));
     let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
     let mut keep = vec![false; found.len()];
     for i in order {
@@ -603,10 +606,9 @@ impl Analyzer {
         let mut out = self.rect.fine_view(frame, full)?;
         for y in 0..reg.height {
             let row = out.at_row_mut::<core::Vec3b>(y as i32)?;
-            for x in 0..reg.width {
-                let p = y * reg.width + x;
-                let px = &mut row[x];
-                match reg.labels[p] {
+            let labels = &reg.labels[y * reg.width..(y + 1) * reg.width];
+            for (px, label) in row.iter_mut().zip(labels) {
+                match label {
                     Label::Piece => {
                         px[0] = ((px[0] as u16 + 255) / 2) as u8;
                         px[2] = ((px[2] as u16 + 255) / 2) as u8;
@@ -678,6 +680,68 @@ mod tests {
         )
         .unwrap();
         (sc, an)
+    }
+
+    #[test]
+    fn a_clear_scene_is_read_with_its_rulings() {
+        use crate::vision::evaluate::Summary;
+        let (sc, an) = scene(3, 22.0, |_| Faults::none(), 2);
+        let ctx = GameContext::with_players(sc.scene.spec.player_colours());
+        let mut summary = Summary::default();
+        for f in &sc.frames {
+            let (report, a) = an.report(&f.image, &f.truth.image, &ctx).unwrap();
+            assert!(
+                !a.obstructed && !a.view_moved && !a.lighting_changed,
+                "{}",
+                f.truth.image
+            );
+            let truth = truth_report(&f.truth, &ctx).unwrap();
+            summary.add(&score_frame(&f.truth, &truth, &report));
+        }
+        let (mut tp, mut fp, mut fn_) = (0, 0, 0);
+        for c in summary.kinds.values() {
+            tp += c.true_positive;
+            fp += c.false_positive;
+            fn_ += c.false_negative;
+        }
+        assert!(
+            tp as f64 >= 0.9 * (tp + fn_) as f64,
+            "recall: {:?}",
+            summary.kinds
+        );
+        assert!(
+            tp as f64 >= 0.92 * (tp + fp) as f64,
+            "precision: {:?}",
+            summary.kinds
+        );
+        for kind in [
+            "octopus_head",
+            "tentacle",
+            "ship",
+            "treasure/goblet",
+            "treasure/gem",
+        ] {
+            let c = summary.kinds[kind];
+            assert_eq!((c.false_positive, c.false_negative), (0, 0), "{kind}: {c:?}");
+        }
+        assert!(
+            summary.error_quantile(0.5) <= 2.0,
+            "median {}",
+            summary.error_quantile(0.5)
+        );
+        assert!(
+            summary.error_quantile(0.95) <= 5.0,
+            "p95 {}",
+            summary.error_quantile(0.95)
+        );
+        let r = summary.rulings;
+        assert_eq!(r.ocean_right, r.ocean_checked);
+        assert_eq!(r.counter_right, r.counter_checked);
+        assert_eq!(r.clear_called_tie, 0);
+        assert!(
+            r.closest_checked > 0 && r.closest_right + 2 >= r.closest_checked,
+            "{r:?}"
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub const NEUTRAL_CHROMA: f32 = 0.06;
 /// A chromatic pixel may be this much paler (shorter chroma) than its model...
 pub const PALER_MIN: f32 = 0.3;
 /// ...or this much more saturated.
-pub const RICHER_MAX: f32 = 1.45;
+pub const RICHER_MAX: f32 = 1.2;
 /// Chroma noise of a pixel: `CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / (b + g + r)`.
 const CHROMA_NOISE_FLOOR: f32 = 0.02;
 const CHROMA_NOISE_LEVELS: f32 = 6.0;
@@ -60,7 +60,11 @@ impl ColourModel {
         let level = (bgr[0] + bgr[1] + bgr[2]) / 3.0;
         let neutral = norm(chroma) < NEUTRAL_CHROMA * 1.5;
         let brightness = if neutral || level < 90.0 {
-            if level < 90.0 { [0.0, DARK_MAX_BRIGHTNESS] } else { [0.72, 3.0] }
+            if level < 90.0 {
+                [0.0, DARK_MAX_BRIGHTNESS]
+            } else {
+                [0.72, 3.0]
+            }
         } else {
             [0.18, 3.0]
         };

@@ -387,7 +387,8 @@ impl Detector {
             } else {
                 PRUNE_AREA_SHARE
             };
-            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < share * model.footprint_area_mm2 {
+            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < share * model.footprint_area_mm2
+            {
                 continue;
             }
             let pts: Vec<PointMm> = own

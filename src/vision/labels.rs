@@ -25,6 +25,13 @@ pub const BRIGHTER: f32 = 0.13;
 pub const DARKER: f32 = 0.12;
 /// Darker than this fraction of the table: a piece (deeper than any shadow; gamma encoded).
 pub const DARKEST_SHADOW: f32 = 0.4;
+/// A colour change away from blue (see [`label`]) is a piece when it is at least this large
+/// relative to the table's level...
+pub const WARM_MIN_REL: f32 = 0.07;
+/// ...its blue-versus-red-and-green part at least this large (relative)...
+pub const WARM_MIN_SHIFT: f32 = 0.07;
+/// ...and at least this many 8-bit levels (noise on dark tables).
+pub const WARM_MIN_ABS: f32 = 8.0;
 /// Ratios of table pixels used for the white balance are histogrammed in this range...
 const GAIN_RANGE: (f32, f32) = (0.5, 2.0);
 /// ...in bins this wide.
@@ -114,6 +121,19 @@ impl Balance {
     }
 }
 
+/// Whether a colour change `e` (of squared length `e2`, on a table level `level`) is a shift
+/// away from blue, towards red and yellow (asked of pixels as dark as a shadow). A shadow is lit by the room's bluer ambient light
+/// alone, so it never turns warmer than the table: a brown chest or a gold bar on a wooden
+/// table, darker and of nearly its hue, is a piece, not a shadow.
+fn warmer(e: [f32; 3], e2: f32, level: f32) -> bool {
+    if level <= 1.0 || e2 < WARM_MIN_ABS * WARM_MIN_ABS {
+        return false;
+    }
+    let rel = e2.sqrt() / level;
+    let blue = (e[0] - 0.5 * (e[1] + e[2])) / level;
+    rel > WARM_MIN_REL && blue < -WARM_MIN_SHIFT
+}
+
 /// The label of one pixel (balanced frame `f`, reference `r`).
 pub fn label(f: [f32; 3], r: [f32; 3]) -> Label {
     let rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
@@ -128,7 +148,10 @@ pub fn label(f: [f32; 3], r: [f32; 3]) -> Label {
     let e = [f[0] - s * r[0], f[1] - s * r[1], f[2] - s * r[2]];
     let e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
     let limit = CHANGE_ABS + CHANGE_REL * s.max(0.0) * rr.sqrt();
-    if e2 > limit * limit || s > 1.0 + BRIGHTER || s < DARKEST_SHADOW {
+    if e2 > limit * limit
+        || !(DARKEST_SHADOW..=1.0 + BRIGHTER).contains(&s)
+        || (s < 1.0 - DARKER && warmer(e, e2, s * rr.sqrt()))
+    {
         Label::Piece
     } else if s < 1.0 - DARKER {
         Label::Shadow
@@ -152,6 +175,10 @@ mod tests {
         let s = scaled(0.6);
         assert_eq!(label([s[0] * 1.08, s[1], s[2] * 0.95], table), Label::Shadow);
         assert_eq!(label(scaled(0.25), table), Label::Piece, "black piece");
+        // A brown chest on a wooden table: darker and nearly its hue, but warmer.
+        let wood = [110.0, 160.0, 205.0];
+        assert_eq!(label([49.0, 93.0, 146.0], wood), Label::Piece, "chest on wood");
+        assert_eq!(label([66.0, 96.0, 123.0], wood), Label::Shadow, "shadow on wood");
         assert_eq!(label(scaled(1.3), table), Label::Piece, "white piece");
         assert_eq!(label([40.0, 140.0, 200.0], table), Label::Piece, "gold");
     }

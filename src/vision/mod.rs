@@ -27,9 +27,6 @@ pub mod teach;
 pub mod tracking;
 pub mod view;
 
-#[cfg(test)]
-mod experiments;
-
 pub use analyzer::{Analyzer, FrameAnalysis, StageTimes};
 pub use taught::{TaughtModels, TaughtPiece};
 

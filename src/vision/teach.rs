@@ -12,8 +12,10 @@
 //!   blob: centre and angle by overlap, then its size scaled until the silhouette's area
 //!   matches the blob's. The scale multiplies every catalog size of the piece (heights too);
 //!   within [`SCALE_DEADBAND`] of 1 it is stored as 1 (measurement noise, not a different set).
-//!   A blob the outline cannot cover well ([`MIN_OVERLAP`]) is refused: it is not this piece
-//!   alone.
+//!   When the sized outline does not match the blob well ([`MIN_OVERLAP`]) but the outline at
+//!   the catalog's size covers it ([`MIN_COVERED`]), the piece shows only partly against the
+//!   table: its colours are learnt and its size is left as the catalog's. Otherwise the blob is
+//!   refused: it is not this piece alone.
 //! - **Colours**: the blob's pixels (its rim left out: mixed with the table) in the
 //!   analyser's colour space (`colour.rs`: chroma and brightness relative to the reference,
 //!   after the frame's white balance against the reference and the calibration paper's white
@@ -39,14 +41,26 @@ use opencv::core::{self, Mat, Point, Rect, Scalar, Size, Vec3b, Vector};
 use opencv::imgproc;
 use opencv::prelude::*;
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 /// Blobs smaller than this are noise, mm².
 pub const MIN_BLOB_MM2: f64 = 20.0;
 /// With `--at`, a blob whose nearest pixel is this close to the point is a candidate, mm.
 pub const PICK_RADIUS_MM: f64 = 12.0;
-/// The catalog outline, placed and sized, must cover the blob at least this well
-/// (intersection over union).
-pub const MIN_OVERLAP: f64 = 0.55;
+/// The catalog outline, placed and sized, must match the blob at least this well (intersection
+/// over union) for the size to be measured...
+pub const MIN_OVERLAP: f64 = 0.7;
+/// ...otherwise, a piece that shows only partly against the table (a white figure on a pale
+/// table) is still taught its colours, at the catalog's size, when the outline at that size
+/// covers at least this share of the blob.
+pub const MIN_COVERED: f64 = 0.85;
+/// Pixels this far outside the placed outline still belong to the piece (rounding, blur).
+const ON_PIECE_GROW_PX: i32 = 2;
+/// With [`Pick::Alone`], another blob lies on the piece when this share of it is inside the
+/// piece's outline (a hat seen apart from its body); otherwise there are several things.
+const ON_PIECE_SHARE: f64 = 0.8;
+/// Shifts tried around the centroid placement, mm either way (in steps of a fine pixel).
+const SHIFT_MM: f64 = 3.0;
 /// Sizes the measured piece may have relative to the catalog's.
 pub const SCALE_RANGE: (f64, f64) = (0.5, 2.0);
 /// A measured scale this close to 1 is stored as 1.
@@ -66,7 +80,7 @@ const BRIGHTNESS_QUANTILES: (f64, f64) = (0.02, 0.98);
 /// ...widened by these factors (light differs across the table and between frames).
 const BRIGHTNESS_WIDEN: (f32, f32) = (0.7, 1.4);
 /// A second colour holding less than this share of the pixels is dropped.
-const MIN_SECOND_SHARE: f64 = 0.08;
+const MIN_SECOND_SHARE: f64 = 0.03;
 /// Fewest colour pixels to learn from (over all frames).
 pub const MIN_COLOUR_PIXELS: usize = 25;
 
@@ -193,8 +207,11 @@ pub struct FrameLearnt {
     /// Area of the blob (the piece as the camera sees it, leaning), mm².
     pub silhouette_mm2: f64,
     pub scale: f64,
-    /// How well the placed catalog outline covers the blob (intersection over union).
+    /// How well the placed catalog outline matches the blob: intersection over union when the
+    /// size was measured, else the share of the blob it covers.
     pub overlap: f64,
+    /// Whether the size was measured in this frame (false: the piece showed only partly).
+    pub size_measured: bool,
 }
 
 /// What was learnt about a piece.
@@ -205,8 +222,10 @@ pub struct Lesson {
     pub taught: TaughtPiece,
     pub colours: Vec<LearntColour>,
     pub frames: Vec<FrameLearnt>,
-    /// Measured size over the catalog's, before the dead band.
+    /// Measured size over the catalog's, before the dead band (1 when not measured).
     pub measured_scale: f64,
+    /// Whether any frame showed the piece well enough to measure its size.
+    pub size_measured: bool,
     pub catalog_area_mm2: f64,
 }
 
@@ -306,7 +325,27 @@ pub fn teach(
         let blobs = blobs(&changed, &rect).map_err(at_frame)?;
         let blob = choose(n, &blobs, pick, &rect)?;
         let fit = place(entry, &solid, &blob, &rect, &view).map_err(at_frame)?;
-        if fit.overlap < MIN_OVERLAP {
+        let on_piece = piece_area(&solid, &fit, &blob, &rect, &view).map_err(at_frame)?;
+        if pick == Pick::Alone {
+            let apart: Vec<&Blob> = blobs
+                .iter()
+                .filter(|b| b.pixels.len() < blob.pixels.len() || b.bbox != blob.bbox)
+                .filter(|b| {
+                    let inside = b.pixels.iter().filter(|i| on_piece.contains(i)).count();
+                    (inside as f64) < ON_PIECE_SHARE * b.pixels.len() as f64
+                })
+                .collect();
+            if !apart.is_empty() {
+                let mut all = vec![&blob];
+                all.extend(apart);
+                return Err(TeachError::Several {
+                    frame: n,
+                    count: all.len(),
+                    places: places(&all),
+                });
+            }
+        }
+        if fit.size_measured && fit.overlap < MIN_OVERLAP {
             return Err(TeachError::Shape {
                 frame: n,
                 piece: entry.name.clone(),
@@ -332,9 +371,11 @@ pub fn teach(
             silhouette_mm2: blob.pixels.len() as f64 * mpp * mpp,
             scale: fit.scale,
             overlap: fit.overlap,
+            size_measured: fit.size_measured,
         });
         samples.extend(
-            colour_samples(&fine, &ref_blur, &balance, white, &blob, &changed, &rect).map_err(at_frame)?,
+            colour_samples(&fine, &ref_blur, &balance, white, &on_piece, &changed, &rect)
+                .map_err(at_frame)?,
         );
     }
     if samples.len() < MIN_COLOUR_PIXELS {
@@ -357,9 +398,14 @@ pub fn teach(
         });
         colours.push(model);
     }
-    let mut scales: Vec<f64> = learnt.iter().map(|f| f.scale).collect();
+    let mut scales: Vec<f64> = learnt
+        .iter()
+        .filter(|f| f.size_measured)
+        .map(|f| f.scale)
+        .collect();
     scales.sort_by(f64::total_cmp);
-    let measured_scale = scales[scales.len() / 2];
+    let size_measured = !scales.is_empty();
+    let measured_scale = scales.get(scales.len() / 2).copied().unwrap_or(1.0);
     let scale = if (measured_scale - 1.0).abs() < SCALE_DEADBAND {
         1.0
     } else {
@@ -378,6 +424,7 @@ pub fn teach(
         colours: learnt_colours,
         frames: learnt,
         measured_scale,
+        size_measured,
         catalog_area_mm2,
     })
 }
@@ -504,15 +551,13 @@ fn distance_to(blob: &Blob, p: PointMm, rect: &Rectification) -> f64 {
 /// The blob that is the piece, or why there is none.
 fn choose(frame: usize, blobs: &[Blob], pick: Pick, rect: &Rectification) -> Result<Blob, TeachError> {
     match pick {
-        Pick::Alone => match blobs {
-            [] => Err(TeachError::NothingFound { frame }),
-            [one] => Ok(one.clone()),
-            many => Err(TeachError::Several {
-                frame,
-                count: many.len(),
-                places: places(&many.iter().collect::<Vec<_>>()),
-            }),
-        },
+        // The largest; the caller checks that any other lies on the piece (a figure's hat seen
+        // apart from its body).
+        Pick::Alone => blobs
+            .iter()
+            .max_by_key(|b| b.pixels.len())
+            .cloned()
+            .ok_or(TeachError::NothingFound { frame }),
         Pick::At(p) => {
             let near: Vec<(f64, &Blob)> = blobs.iter().map(|b| (distance_to(b, p, rect), b)).collect();
             let touching: Vec<&Blob> = near
@@ -568,6 +613,8 @@ struct Placement {
     pose: Pose2,
     scale: f64,
     overlap: f64,
+    /// The size was measured (the sized outline matches); otherwise `scale` is 1.
+    size_measured: bool,
 }
 
 /// `solid` made `k` times larger in every direction (as the analyser applies a taught size).
@@ -647,6 +694,11 @@ impl Window {
         let m = imgproc::moments(sil, true)?;
         Ok(Comparison {
             overlap: if union > 0.0 { inter / union } else { 0.0 },
+            covered: if self.blob_px > 0.0 {
+                inter / self.blob_px
+            } else {
+                0.0
+            },
             area_px: area,
             centroid_px: (m.m00 > 0.0).then(|| (m.m10 / m.m00, m.m01 / m.m00)),
         })
@@ -657,6 +709,8 @@ impl Window {
 struct Comparison {
     /// Intersection over union.
     overlap: f64,
+    /// Share of the blob inside the silhouette.
+    covered: f64,
     /// The silhouette's pixel count.
     area_px: f64,
     /// The silhouette's centroid, window pixels.
@@ -696,13 +750,14 @@ fn place(
         },
         scale: 1.0,
         overlap: 0.0,
+        size_measured: false,
     };
     let steps = if round {
         1
     } else {
         (period.to_degrees() / ANGLE_STEP_DEG).round().max(1.0) as usize
     };
-    let evaluate = |pose: &mut Pose2, s: &Solid| -> Result<(f64, f64), VisionError> {
+    let evaluate = |pose: &mut Pose2, s: &Solid| -> Result<Comparison, VisionError> {
         // Re-centre twice: the silhouette's centroid onto the blob's.
         for _ in 0..2 {
             let sil = win.draw(&Silhouette::of(s, pose, view), rect)?;
@@ -711,8 +766,7 @@ fn place(
             }
         }
         let sil = win.draw(&Silhouette::of(s, pose, view), rect)?;
-        let c = win.compare(&sil)?;
-        Ok((c.overlap, c.area_px))
+        win.compare(&sil)
     };
     for k in 0..steps {
         let mut pose = Pose2 {
@@ -720,13 +774,32 @@ fn place(
             angle_rad: period * k as f64 / steps as f64,
             base_mm: 0.0,
         };
-        let (iou, _) = evaluate(&mut pose, solid)?;
+        let iou = evaluate(&mut pose, solid)?.overlap;
         if iou > best.overlap {
             best = Placement {
                 pose,
                 scale: 1.0,
                 overlap: iou,
+                size_measured: false,
             };
+        }
+    }
+    // At the catalog's size, the shift around the centroid placement that covers most of the
+    // blob (a piece showing only partly has its centroid off its middle).
+    let step = mpp;
+    let n = (SHIFT_MM / step).round() as i32;
+    let mut catalog_fit = best.pose;
+    let mut covered = 0.0;
+    for dy in -n..=n {
+        for dx in -n..=n {
+            let mut pose = best.pose;
+            pose.center_mm = pose.center_mm + PointMm::new(dx as f64 * step, dy as f64 * step);
+            let sil = win.draw(&Silhouette::of(solid, &pose, view), rect)?;
+            let c = win.compare(&sil)?;
+            if c.covered > covered {
+                covered = c.covered;
+                catalog_fit = pose;
+            }
         }
     }
     // Size: scale until the silhouette's area is the blob's, re-placing each round.
@@ -734,11 +807,13 @@ fn place(
     for _ in 0..FIT_ROUNDS {
         let s = scaled(solid, scale);
         let mut pose = best.pose;
-        let (iou, area) = evaluate(&mut pose, &s)?;
+        let c = evaluate(&mut pose, &s)?;
+        let area = c.area_px;
         best = Placement {
             pose,
             scale,
-            overlap: iou,
+            overlap: c.overlap,
+            size_measured: true,
         };
         if area <= 0.0 {
             break;
@@ -752,12 +827,81 @@ fn place(
     }
     let s = scaled(solid, scale);
     let mut pose = best.pose;
-    let (iou, _) = evaluate(&mut pose, &s)?;
+    let iou = evaluate(&mut pose, &s)?.overlap;
+    if iou >= MIN_OVERLAP || covered < MIN_COVERED {
+        return Ok(Placement {
+            pose,
+            scale,
+            overlap: iou,
+            size_measured: true,
+        });
+    }
     Ok(Placement {
-        pose,
-        scale,
-        overlap: iou,
+        pose: catalog_fit,
+        scale: 1.0,
+        overlap: covered,
+        size_measured: false,
     })
+}
+
+/// The changed pixels a placed piece explains: its silhouette at the fitted pose and size,
+/// grown by [`ON_PIECE_GROW_PX`] (fine pixel indices; the caller keeps the changed ones).
+fn piece_area(
+    solid: &Solid,
+    fit: &Placement,
+    blob: &Blob,
+    rect: &Rectification,
+    view: &Viewpoint,
+) -> Result<BTreeSet<usize>, VisionError> {
+    let s = scaled(solid, fit.scale);
+    let sil = Silhouette::of(&s, &fit.pose, view);
+    let (lo, hi) = sil.bounds().unwrap_or((blob.centroid_mm, blob.centroid_mm));
+    let a = rect.fine.mm_to_px(lo);
+    let b = rect.fine.mm_to_px(hi);
+    let pad = ON_PIECE_GROW_PX + 2;
+    let x0 = (a.x.min(b.x).floor() as i32 - pad).max(0);
+    let y0 = (a.y.min(b.y).floor() as i32 - pad).max(0);
+    let x1 = (a.x.max(b.x).ceil() as i32 + pad).min(rect.fine.width as i32);
+    let y1 = (a.y.max(b.y).ceil() as i32 + pad).min(rect.fine.height as i32);
+    let mut out = BTreeSet::new();
+    if x1 <= x0 || y1 <= y0 {
+        return Ok(out);
+    }
+    let mut mask = Mat::new_rows_cols_with_default(y1 - y0, x1 - x0, core::CV_8UC1, Scalar::all(0.0))?;
+    for poly in &sil.polygons {
+        let pts: Vector<Point> = poly
+            .iter()
+            .map(|&q| {
+                let px = rect.fine.mm_to_px(q);
+                Point::new(px.x.round() as i32 - x0, px.y.round() as i32 - y0)
+            })
+            .collect();
+        imgproc::fill_convex_poly(&mut mask, &pts, Scalar::all(255.0), imgproc::LINE_8, 0)?;
+    }
+    let k = 2 * ON_PIECE_GROW_PX + 1;
+    let kernel =
+        imgproc::get_structuring_element(imgproc::MORPH_ELLIPSE, Size::new(k, k), Point::new(-1, -1))?;
+    let mut grown = Mat::default();
+    imgproc::dilate(
+        &mask,
+        &mut grown,
+        &kernel,
+        Point::new(-1, -1),
+        1,
+        core::BORDER_CONSTANT,
+        Scalar::all(0.0),
+    )?;
+    let width = rect.fine.width as usize;
+    for y in 0..grown.rows() {
+        let row = grown.at_row::<u8>(y)?;
+        for (x, &v) in row.iter().enumerate() {
+            if v != 0 {
+                out.insert((y + y0) as usize * width + x + x0 as usize);
+            }
+        }
+    }
+    out.extend(blob.pixels.iter().copied());
+    Ok(out)
 }
 
 /// Gains (mean 1) that make the calibration paper's white (`Profile::white_bgr`) neutral, as
@@ -777,7 +921,7 @@ fn colour_samples(
     reference: &Mat,
     balance: &Balance,
     white: [f32; 3],
-    blob: &Blob,
+    on_piece: &BTreeSet<usize>,
     changed: &Mat,
     rect: &Rectification,
 ) -> Result<Vec<Sample>, VisionError> {
@@ -793,10 +937,13 @@ fn colour_samples(
         core::BORDER_CONSTANT,
         Scalar::all(0.0),
     )?;
-    let mut out = Vec::with_capacity(blob.pixels.len());
+    let mut out = Vec::with_capacity(on_piece.len());
     let mut rim = Vec::new();
-    for &i in &blob.pixels {
+    for &i in on_piece {
         let (x, y) = ((i % width) as i32, (i / width) as i32);
+        if *changed.at_2d::<u8>(y, x)? == 0 {
+            continue;
+        }
         let f = balance.apply(*fine.at_2d::<Vec3b>(y, x)?);
         let r = *reference.at_2d::<Vec3b>(y, x)?;
         let s = Sample {
