@@ -6,6 +6,8 @@
 //!
 //! The figures are printed (`--nocapture`) and written to `target/soak.json`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use octoref::capture::{CaptureWorker, DemoConfig, DemoSource, WorkerConfig};
 use octoref::live::{LiveCalibration, LiveConfig, LiveReferee};
 use octoref::referee::GameContext;
@@ -131,14 +133,15 @@ fn the_demo_runs_under_the_live_loop_without_growth_or_stall() {
             if std::env::var("OCTOREF_SOAK_TRACE").is_ok() {
                 let info = demo.info(s.frame_seq.unwrap_or(0));
                 eprintln!(
-                    "t={:.0}s frame {:?} {:?} settling {} faults {:?} pieces {:?} committed {:?}",
+                    "t={:.0}s frame {:?} {:?} settling {} faults {:?} pieces {:?} committed {:?} shift {:?}",
                     start.elapsed().as_secs_f64(),
                     s.frame_seq,
                     info.map(|i| i.phase),
                     s.settling,
                     s.faults.iter().map(|f| f.name()).collect::<Vec<_>>(),
                     s.latest.as_ref().map(|r| r.pieces.len()),
-                    s.committed.as_ref().map(|c| c.seq)
+                    s.committed.as_ref().map(|c| c.seq),
+                    s.view_shift_mm
                 );
             }
             rss.push((start.elapsed().as_secs_f64(), rss_mb()));

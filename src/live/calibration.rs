@@ -127,9 +127,15 @@ mod tests {
         let p = PointMm::new(100.0, -50.0);
         let a = cal.profile.mm_to_px(p).unwrap();
         let b = half.profile.mm_to_px(p).unwrap();
-        assert!((a.x / 2.0 - b.x).abs() < 1e-6 && (a.y / 2.0 - b.y).abs() < 1e-6, "{a:?} {b:?}");
+        assert!(
+            (a.x / 2.0 - b.x).abs() < 1e-6 && (a.y / 2.0 - b.y).abs() < 1e-6,
+            "{a:?} {b:?}"
+        );
         assert_eq!(half.frame_size(), (w / 2, h / 2));
-        assert!(cal.scaled_to(w / 2, w / 2, 0.01).is_none(), "another shape is refused");
+        assert!(
+            cal.scaled_to(w / 2, w / 2, 0.01).is_none(),
+            "another shape is refused"
+        );
     }
 
     #[test]
@@ -139,7 +145,11 @@ mod tests {
         std::fs::write(&path, crate::capture::demo::DEMO_PROFILE_JSON).unwrap();
         let e = LiveCalibration::load(&path).unwrap_err().to_string();
         assert!(e.contains("demo_reference.png") && e.contains("reference"), "{e}");
-        std::fs::write(dir.path().join("demo_reference.png"), crate::capture::demo::DEMO_REFERENCE_PNG).unwrap();
+        std::fs::write(
+            dir.path().join("demo_reference.png"),
+            crate::capture::demo::DEMO_REFERENCE_PNG,
+        )
+        .unwrap();
         let cal = LiveCalibration::load(&path).unwrap();
         assert!(!cal.reference.empty());
     }

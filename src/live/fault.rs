@@ -18,7 +18,10 @@ pub enum LiveFault {
     ResolutionChanged { expected: (u32, u32), got: (u32, u32) },
     /// Frames are of another size than the calibration but of the same shape: the calibration
     /// was scaled to them and rulings go on (less precise if the frames are smaller).
-    CalibrationScaled { calibrated: (u32, u32), frames: (u32, u32) },
+    CalibrationScaled {
+        calibrated: (u32, u32),
+        frames: (u32, u32),
+    },
     /// Bad frames (empty, not colour, cut short) were skipped; `count` since the referee started.
     CorruptFrames { count: u64 },
     /// No frame arrived for `for_s` seconds: the committed reading is held.

@@ -19,7 +19,9 @@ pub enum BadFrame {
     Empty,
     NotBgr,
     /// The bottom `rows` rows are one flat colour.
-    CutShort { rows: u32 },
+    CutShort {
+        rows: u32,
+    },
 }
 
 impl std::fmt::Display for BadFrame {
@@ -104,6 +106,9 @@ mod tests {
         let cut = &bytes[..bytes.len() / 2];
         let decoded = imgcodecs::imdecode(&Vector::from_slice(cut), imgcodecs::IMREAD_COLOR).unwrap();
         assert!(!decoded.empty(), "libjpeg decodes what it has");
-        assert!(matches!(check_frame(&decoded, 0.04), Err(BadFrame::CutShort { .. })));
+        assert!(matches!(
+            check_frame(&decoded, 0.04),
+            Err(BadFrame::CutShort { .. })
+        ));
     }
 }

@@ -59,8 +59,8 @@ impl LightGains {
         let n = all.len().max(1) as f64;
         let mut bgr = [0.0; 3];
         for g in all {
-            for c in 0..3 {
-                bgr[c] += g.bgr[c] / n;
+            for (sum, v) in bgr.iter_mut().zip(g.bgr) {
+                *sum += v / n;
             }
         }
         LightGains { bgr }
@@ -222,14 +222,19 @@ mod tests {
         assert!((g.brightness() - 1.5).abs() < 0.01, "{g:?}");
         assert!(g.cast() < 0.01);
         let relit = relit_reference(&reference, &g).unwrap();
-        assert_eq!(*relit.at_2d::<Vec3b>(50, 50).unwrap(), Vec3b::from([150, 180, 210]));
+        assert_eq!(
+            *relit.at_2d::<Vec3b>(50, 50).unwrap(),
+            Vec3b::from([150, 180, 210])
+        );
     }
 
     #[test]
     fn a_change_pauses_until_stable_then_adapts_or_clears() {
         let config = LiveConfig::default();
         let mut m = LightMonitor::default();
-        let normal = LightGains { bgr: [1.01, 0.99, 1.0] };
+        let normal = LightGains {
+            bgr: [1.01, 0.99, 1.0],
+        };
         assert!(!m.update(normal, &config).changed);
         let lamp = LightGains { bgr: [1.5, 1.5, 1.5] };
         for i in 0..config.light_stable_frames - 1 {

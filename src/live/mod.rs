@@ -13,8 +13,10 @@
 //!   another size than the calibration) the frame is fed to the tracker as such, which breaks the
 //!   pair: the committed reading is *held*, never flipped. [`LiveSnapshot::faults`] says why.
 //! - **Faults say what happened, in plain words** ([`LiveFault::message`]), and clear by
-//!   themselves once the table is back to normal, except a moved view, which waits for
-//!   [`LiveReferee::reregister`] (or a new calibration) because nothing can be ruled until then.
+//!   themselves once the table is back to normal. A moved view clears when the view check finds
+//!   the table back in place, or after [`LiveReferee::reregister`] (which re-fits the profile to
+//!   the current frame from table features, else from the string, keeping the table frame and so
+//!   the game) or [`LiveReferee::replace_calibration`].
 //! - **The game is never touched**: the referee only reads frames and the [`GameContext`]; the
 //!   game state lives in the app's session.
 //!
@@ -32,6 +34,7 @@ pub mod lighting;
 pub mod referee;
 pub mod register;
 pub mod snapshot;
+pub mod string_check;
 mod worker;
 
 pub use calibration::LiveCalibration;

@@ -94,7 +94,13 @@ impl LiveReferee {
 
     /// The latest state (an `Arc` clone under a short lock).
     pub fn snapshot(&self) -> Arc<LiveSnapshot> {
-        Arc::clone(&self.shared.snapshot.lock().unwrap_or_else(PoisonError::into_inner))
+        Arc::clone(
+            &self
+                .shared
+                .snapshot
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
     }
 
     fn send(&self, command: Command) {

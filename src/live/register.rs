@@ -122,7 +122,9 @@ pub fn check_view(
 ) -> Result<ViewCheck, RegisterError> {
     let grid = rect.fine;
     let full = Rect::new(0, 0, grid.width as i32, grid.height as i32);
-    let view = rect.fine_view(frame, full).map_err(|e| RegisterError::OpenCv(e.to_string()))?;
+    let view = rect
+        .fine_view(frame, full)
+        .map_err(|e| RegisterError::OpenCv(e.to_string()))?;
     let (keypoints, descriptors) = orb(&grey(&view)?, &rect.fine_valid)?;
     if keypoints.len() < min_matches || reference.keypoints.len() < min_matches {
         return Err(RegisterError::TooFewMatches {
@@ -132,7 +134,12 @@ pub fn check_view(
     }
     let matcher = features2d::BFMatcher::new(core::NORM_HAMMING, true)?;
     let mut matches = Vector::<DMatch>::new();
-    matcher.train_match(&descriptors, &reference.descriptors, &mut matches, &Mat::default())?;
+    matcher.train_match(
+        &descriptors,
+        &reference.descriptors,
+        &mut matches,
+        &Mat::default(),
+    )?;
     if matches.len() < min_matches {
         return Err(RegisterError::TooFewMatches {
             found: matches.len(),
@@ -256,8 +263,16 @@ mod tests {
         let h = *cam.table_homography().matrix();
         let pose = pose_from_homography(&cam.intrinsics.matrix(), &h).unwrap();
         for i in 0..3 {
-            assert!((pose.tvec[i] - cam.pose.tvec[i]).abs() < 1e-6, "{pose:?} {:?}", cam.pose);
-            assert!((pose.rvec[i] - cam.pose.rvec[i]).abs() < 1e-6, "{pose:?} {:?}", cam.pose);
+            assert!(
+                (pose.tvec[i] - cam.pose.tvec[i]).abs() < 1e-6,
+                "{pose:?} {:?}",
+                cam.pose
+            );
+            assert!(
+                (pose.rvec[i] - cam.pose.rvec[i]).abs() < 1e-6,
+                "{pose:?} {:?}",
+                cam.pose
+            );
         }
     }
 

@@ -23,15 +23,16 @@ use super::frame_check::check_frame;
 use super::lighting::{LightGains, LightMonitor, measure_gains, relit_reference, subsample};
 use super::register::{ReferenceFeatures, check_view, corrected_profile};
 use super::snapshot::LiveSnapshot;
+use super::string_check::StringBand;
 use crate::capture::Frame;
 use crate::referee::{FrameReport, GameContext};
 use crate::table::{Catalog, OceanReport, PolygonMm};
+use crate::vision::Analyzer;
 use crate::vision::rectify::COARSE_STEP;
 use crate::vision::taught::TaughtModels;
 use crate::vision::tracking::{
-    Commit, Committer, Departure, FrameObservation, TrackArea, Tracker, TrackedState,
+    Commit, Committer, Departure, FrameObservation, TrackArea, TrackedState, Tracker,
 };
-use crate::vision::Analyzer;
 use opencv::core::Mat;
 use opencv::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
@@ -88,8 +89,14 @@ impl Shared {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum SizeState {
     Calibrated,
-    Scaled { calibrated: (u32, u32), frames: (u32, u32) },
-    Mismatch { expected: (u32, u32), got: (u32, u32) },
+    Scaled {
+        calibrated: (u32, u32),
+        frames: (u32, u32),
+    },
+    Mismatch {
+        expected: (u32, u32),
+        got: (u32, u32),
+    },
 }
 
 /// Vision prepared for one calibration (as scaled and relit).
@@ -99,6 +106,8 @@ struct Vision {
     /// The reference on the coarse grid, for the light measurement.
     reference_coarse: Mat,
     features: Option<ReferenceFeatures>,
+    /// The string's band on the coarse reference, for views without features.
+    band: Option<StringBand>,
 }
 
 impl Vision {
@@ -108,11 +117,17 @@ impl Vision {
         let reference_coarse = subsample(&cal.reference, COARSE_STEP, g.height as i32, g.width as i32)
             .map_err(crate::vision::VisionError::from)?;
         let features = ReferenceFeatures::of(&cal.reference, &analyzer.rectification().fine_valid).ok();
+        let band = cal
+            .profile
+            .ocean
+            .as_ref()
+            .and_then(|o| StringBand::new(&o.polygon_mm, g, &reference_coarse));
         Ok(Self {
             cal,
             analyzer,
             reference_coarse,
             features,
+            band,
         })
     }
 }
@@ -134,9 +149,6 @@ pub(crate) struct Engine {
     light: LightMonitor,
     last_light: Option<LightGains>,
     view_moved: bool,
-    /// Consecutive analysed frames in which vision saw the string out of place (or in place).
-    string_out_frames: u32,
-    string_in_frames: u32,
     view_shift_mm: Option<f64>,
     frames_since_view_check: u32,
     /// The last whole frame, for a re-registration.
@@ -168,11 +180,21 @@ fn ocean_of(cal: &LiveCalibration) -> OceanReport {
 }
 
 impl Engine {
-    pub fn new(cal: LiveCalibration, catalog: Catalog, ctx: GameContext, config: LiveConfig) -> Result<Self, LiveError> {
+    pub fn new(
+        cal: LiveCalibration,
+        catalog: Catalog,
+        ctx: GameContext,
+        config: LiveConfig,
+    ) -> Result<Self, LiveError> {
         config.validate()?;
         let taught = TaughtModels::from_profile(&cal.profile)?;
-        let tracker = Tracker::new(catalog.clone(), TrackArea::from_profile(&cal.profile), config.tracker.clone())?;
-        let committer = Committer::new(ocean_of(&cal), ctx)?.with_reading_interval(config.reading_interval_frames);
+        let tracker = Tracker::new(
+            catalog.clone(),
+            TrackArea::from_profile(&cal.profile),
+            config.tracker.clone(),
+        )?;
+        let committer =
+            Committer::new(ocean_of(&cal), ctx)?.with_reading_interval(config.reading_interval_frames);
         let vision = Vision::new(cal.clone(), &catalog, &taught)?;
         Ok(Self {
             config,
@@ -188,8 +210,6 @@ impl Engine {
             light: LightMonitor::default(),
             last_light: None,
             view_moved: false,
-            string_out_frames: 0,
-            string_in_frames: 0,
             view_shift_mm: None,
             frames_since_view_check: 0,
             last_image: None,
@@ -225,7 +245,10 @@ impl Engine {
                         .wait_timeout(inbox, IDLE_POLL)
                         .unwrap_or_else(PoisonError::into_inner)
                         .0;
-                    if inbox.frame.is_none() && inbox.commands.is_empty() && self.check_stall(inbox.last_offer, started) {
+                    if inbox.frame.is_none()
+                        && inbox.commands.is_empty()
+                        && self.check_stall(inbox.last_offer, started)
+                    {
                         break;
                     }
                 }
@@ -291,7 +314,10 @@ impl Engine {
     fn rebuild(&mut self) {
         let mut cal = match self.size {
             SizeState::Scaled { frames, .. } => {
-                match self.base.scaled_to(frames.0, frames.1, self.config.aspect_tolerance) {
+                match self
+                    .base
+                    .scaled_to(frames.0, frames.1, self.config.aspect_tolerance)
+                {
                     Some(c) => c,
                     None => self.base.clone(),
                 }
@@ -334,17 +360,18 @@ impl Engine {
         };
         let started = Instant::now();
         let lighting_changed = self.lighting(&frame.image);
-        let (report, analysis) = match self
-            .vision
-            .analyzer
-            .report(&frame.image, &frame.label, self.committer.context())
-        {
-            Ok(r) => r,
-            Err(e) => {
-                self.analysis_failed = Some(e.to_string());
-                return;
-            }
-        };
+        let (report, analysis) =
+            match self
+                .vision
+                .analyzer
+                .report(&frame.image, &frame.label, self.committer.context())
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    self.analysis_failed = Some(e.to_string());
+                    return;
+                }
+            };
         self.analysis_failed = None;
         self.check_view(&frame.image, analysis.view_moved);
         let obs = FrameObservation {
@@ -442,52 +469,101 @@ impl Engine {
         step.changed
     }
 
+    /// Checks the view every `view_check_every_frames` frames (a third of that while vision sees
+    /// the string out of place): table features against the reference when there are enough,
+    /// else the string itself. An inconclusive check changes nothing.
     fn check_view(&mut self, image: &Mat, string_out_of_place: bool) {
         self.frames_since_view_check += 1;
-        if string_out_of_place {
-            self.string_out_frames += 1;
-            self.string_in_frames = 0;
-        } else {
-            self.string_in_frames += 1;
-            self.string_out_frames = 0;
-        }
-        let due = string_out_of_place
-            || self.view_moved
-            || self.frames_since_view_check >= self.config.view_check_every_frames;
+        let every = self.config.view_check_every_frames;
+        let due = self.frames_since_view_check >= every
+            || (string_out_of_place && self.frames_since_view_check >= every.div_ceil(3));
         if !due {
             return;
         }
         self.frames_since_view_check = 0;
-        let Some(features) = &self.vision.features else {
-            return;
-        };
-        match check_view(
-            self.vision.analyzer.rectification(),
-            image,
-            features,
-            self.config.view_min_matches,
-        ) {
-            Ok(check) => {
-                self.view_shift_mm = Some(check.shift_mm);
-                if check.shift_mm > self.config.view_moved_mm {
-                    self.view_moved = true;
-                } else if check.shift_mm <= self.config.view_moved_mm / 2.0 {
-                    // Moved back (or never moved: the string was only hidden).
-                    self.view_moved = false;
+        let threshold = self.config.view_moved_mm;
+        if let Some(features) = &self.vision.features {
+            match check_view(
+                self.vision.analyzer.rectification(),
+                image,
+                features,
+                self.config.view_min_matches,
+            ) {
+                Ok(check) => {
+                    self.view_shift_mm = Some(check.shift_mm);
+                    if check.shift_mm > threshold {
+                        self.view_moved = true;
+                    } else if check.shift_mm <= threshold / 2.0 {
+                        self.view_moved = false;
+                    }
+                    return;
                 }
-            }
-            Err(e) => {
-                // Too few table features (a plain table): the string decides, once it has
-                // been out of place (or back) for several frames in a row — a hand over the
-                // string lasts less and is reported as an obstruction.
-                tracing::debug!("view check inconclusive: {e}");
-                if self.string_out_frames >= self.config.view_string_frames {
-                    self.view_moved = true;
-                } else if self.string_in_frames >= self.config.view_string_frames {
-                    self.view_moved = false;
-                }
+                Err(e) => tracing::debug!("feature view check inconclusive: {e}"),
             }
         }
+        let (Some(band), Ok(view)) = (
+            &self.vision.band,
+            self.vision.analyzer.rectification().coarse_view(image),
+        ) else {
+            return;
+        };
+        if let Some(fit) = band.fit(&view) {
+            self.view_shift_mm = Some(fit.moved_mm);
+            if fit.moved(threshold) {
+                self.view_moved = true;
+            } else if fit.in_place(threshold) {
+                self.view_moved = false;
+            }
+        }
+    }
+
+    /// The correction (current-profile mm -> true mm) for the last frame: from table features,
+    /// else from the string. Returns it with a description of the evidence.
+    fn correction(&self, image: &Mat) -> Result<(nalgebra::Matrix3<f64>, f64, String), String> {
+        let mut why = String::new();
+        if let Some(features) = &self.vision.features {
+            match check_view(
+                self.vision.analyzer.rectification(),
+                image,
+                features,
+                self.config.view_min_matches,
+            ) {
+                Ok(c) => {
+                    return Ok((
+                        c.correction_mm,
+                        c.shift_mm,
+                        format!("{} table features matched", c.inliers),
+                    ));
+                }
+                Err(e) => why = e.to_string(),
+            }
+        }
+        let band = self
+            .vision
+            .band
+            .as_ref()
+            .ok_or_else(|| format!("{why}; the profile has no ocean to find the string by"))?;
+        let view = self
+            .vision
+            .analyzer
+            .rectification()
+            .coarse_view(image)
+            .map_err(|e| e.to_string())?;
+        let fit = band.fit(&view).ok_or("the string could not be seen")?;
+        if fit.agreement < super::string_check::MIN_AGREEMENT {
+            return Err(format!(
+                "the string could not be found again ({:.0} % of it agrees at best)",
+                fit.agreement * 100.0
+            ));
+        }
+        Ok((
+            fit.correction_mm(band.centre_mm()),
+            fit.moved_mm,
+            format!(
+                "found by the string ({:.0} % of it agrees)",
+                fit.agreement * 100.0
+            ),
+        ))
     }
 
     fn reregister(&mut self) {
@@ -495,16 +571,7 @@ impl Engine {
             self.reregistration = Some("no picture to re-register on yet".into());
             return;
         };
-        let Some(features) = &self.vision.features else {
-            self.reregistration = Some("the reference has no features to register on: re-calibrate".into());
-            return;
-        };
-        let check = match check_view(
-            self.vision.analyzer.rectification(),
-            image,
-            features,
-            self.config.view_min_matches,
-        ) {
+        let (correction, shift_mm, evidence) = match self.correction(image) {
             Ok(c) => c,
             Err(e) => {
                 self.reregistration = Some(format!("re-registration failed ({e}): re-calibrate"));
@@ -513,7 +580,7 @@ impl Engine {
         };
         // The correction applies to the profile in use (scaled to the frames); folded back into
         // the base calibration at its own resolution.
-        let Some(fixed) = corrected_profile(&self.vision.cal.profile, &check.correction_mm) else {
+        let Some(fixed) = corrected_profile(&self.vision.cal.profile, &correction) else {
             self.reregistration = Some("re-registration failed (degenerate correction): re-calibrate".into());
             return;
         };
@@ -531,10 +598,10 @@ impl Engine {
         self.rebuild();
         self.view_moved = false;
         self.view_shift_mm = Some(0.0);
+        self.frames_since_view_check = 0;
         self.recalibrations += 1;
         self.reregistration = Some(format!(
-            "re-registered: the view had moved {:.1} mm ({} table features matched); the game goes on",
-            check.shift_mm, check.inliers
+            "re-registered: the view had moved {shift_mm:.1} mm ({evidence}); the game goes on"
         ));
     }
 
@@ -551,7 +618,9 @@ impl Engine {
         }
         match self.size {
             SizeState::Calibrated => {}
-            SizeState::Scaled { calibrated, frames } => now.push(LiveFault::CalibrationScaled { calibrated, frames }),
+            SizeState::Scaled { calibrated, frames } => {
+                now.push(LiveFault::CalibrationScaled { calibrated, frames })
+            }
             SizeState::Mismatch { expected, got } => now.push(LiveFault::ResolutionChanged { expected, got }),
         }
         if self
@@ -578,7 +647,8 @@ impl Engine {
             now.push(LiveFault::AnalysisFailed(e.clone()));
         }
         let t = Instant::now();
-        self.fault_since.retain(|name, _| now.iter().any(|f| f.name() == *name));
+        self.fault_since
+            .retain(|name, _| now.iter().any(|f| f.name() == *name));
         for f in &now {
             self.fault_since.entry(f.name()).or_insert(t);
         }
@@ -590,7 +660,11 @@ impl Engine {
         LiveSnapshot {
             frame_seq: self.frame_seq,
             latest: self.latest.clone(),
-            committed: self.committer.committed().cloned().or_else(|| self.held_commit.clone()),
+            committed: self
+                .committer
+                .committed()
+                .cloned()
+                .or_else(|| self.held_commit.clone()),
             settling: self.state.as_ref().is_none_or(|s| !s.settled),
             faults: Vec::new(),
             rulings_paused: false,
