@@ -37,10 +37,10 @@ shoot() {
  "setup": {"sailors": ["orange", "green", "blue"], "pink_pirate": true, "little_octopus": false,
            "island": true, "beads": "BBBKBBBKBBKBBKKK"}}
 JSON
-    OCTOREF_CONFIG_DIR="$cfg" xvfb-run -a -s "-screen 0 ${SIZE}x24" bash -c '
+    OCTOREF_CONFIG_DIR="$cfg" WAIT_S=${WAIT_S:-$WAIT} xvfb-run -a -s "-screen 0 ${SIZE}x24" bash -c '
         "$0" "$@" >/dev/null 2>&1 &
         pid=$!
-        sleep '"$WAIT"'
+        sleep "$WAIT_S"
         import -window root "'"$OUT/$name.png"'"
         kill $pid
         wait $pid 2>/dev/null || true
@@ -56,3 +56,7 @@ shoot octocube octocube light false no "${FRAMES[@]}"
 shoot otto otto light false no "${FRAMES[@]}"
 shoot sources sources light false no "${FRAMES[@]}"
 shoot help help light false no
+# The built-in demo with the live referee: given time to render, settle and rule.
+WAIT_S=40 shoot demo game light false no --demo
+shoot calibrate calibrate light false no --demo
+shoot teach teach light false no --calibration calibration/demo.json "${FRAMES[@]}"

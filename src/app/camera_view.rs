@@ -6,6 +6,29 @@
 //! [`ImageOnScreen`] returned here and map image pixels with [`ImageOnScreen::to_screen`].
 
 use egui::{Pos2, Rect, Vec2};
+use opencv::core::Mat;
+use opencv::prelude::*;
+
+/// Longest side of a texture the app uploads, pixels (GPUs and egui's software renderer accept at
+/// least this): larger pictures are shown scaled down, their pixel coordinates unchanged.
+pub const MAX_TEXTURE_SIDE: i32 = 2048;
+
+/// `image` scaled down to fit [`MAX_TEXTURE_SIDE`], or `None` when it already fits.
+pub fn shrink_for_texture(image: &Mat) -> Option<Mat> {
+    let (w, h) = (image.cols(), image.rows());
+    let longest = w.max(h);
+    if longest <= MAX_TEXTURE_SIDE || w <= 0 || h <= 0 {
+        return None;
+    }
+    let k = f64::from(MAX_TEXTURE_SIDE) / f64::from(longest);
+    let size = opencv::core::Size::new(
+        ((f64::from(w) * k).floor() as i32).max(1),
+        ((f64::from(h) * k).floor() as i32).max(1),
+    );
+    let mut out = Mat::default();
+    opencv::imgproc::resize(image, &mut out, size, 0.0, 0.0, opencv::imgproc::INTER_AREA).ok()?;
+    Some(out)
+}
 
 /// Where the image was drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -39,7 +62,17 @@ pub fn fit(image_px: Vec2, room: Vec2) -> Vec2 {
 
 /// Draws the texture as large as fits in the available width and `max_height`.
 pub fn show(ui: &mut egui::Ui, texture: &egui::TextureHandle, max_height: f32) -> ImageOnScreen {
-    let image_px = texture.size_vec2();
+    show_as(ui, texture, max_height, texture.size_vec2())
+}
+
+/// Draws a texture that shows an image of `image_px` pixels (a scaled-down copy of it), so that
+/// [`ImageOnScreen::to_screen`] takes the original image's pixel coordinates.
+pub fn show_as(
+    ui: &mut egui::Ui,
+    texture: &egui::TextureHandle,
+    max_height: f32,
+    image_px: Vec2,
+) -> ImageOnScreen {
     let size = fit(image_px, Vec2::new(ui.available_width(), max_height));
     let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
     ui.painter().image(

@@ -85,6 +85,10 @@ pub enum PanelId {
     Otto,
     /// Keyboard shortcuts and where files live.
     Help,
+    /// The calibration wizard.
+    Calibrate,
+    /// Teach octoref your pieces.
+    Teach,
 }
 
 /// The Crash Octopus set-up the user is preparing (kept across runs, so the family's usual table is

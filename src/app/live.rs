@@ -7,12 +7,15 @@
 //! never waits for a camera driver. Whatever the source does, the game is not touched: a lost
 //! camera only means no picture for a while.
 //!
-//! The `pipeline` slot is where the camera pipeline (phase 2) plugs in: it receives each new frame
-//! and turns it into a table reading; until then frames are only shown.
+//! The `pipeline` slot is where the referee plugs in: it receives each new frame and turns it into
+//! a table reading on its own worker (see [`super::referee_link`]).
+//!
+//! The demo runs like any camera; its [`DemoHandle`] is kept so the app can follow the demo's
+//! scripted game frame by frame.
 
 use crate::capture::{
-    CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoReason, Frame, FrameSource, SourceChoice,
-    SourceStatus, WorkerConfig,
+    CameraInfo, CaptureError, CaptureSnapshot, CaptureWorker, DemoConfig, DemoHandle, DemoSource, Frame,
+    FrameSource, SourceChoice, SourceStatus, WorkerConfig,
 };
 use crate::referee::FrameReport;
 use opencv::prelude::*;
@@ -34,6 +37,9 @@ pub trait Pipeline: std::fmt::Debug {
     fn latest(&self) -> Option<&FrameReport>;
     /// Milliseconds the last analysis took, once there is one.
     fn analysis_ms(&self) -> Option<f64>;
+    /// Takes in what the worker has finished since the last call (called once per UI frame,
+    /// before `latest`).
+    fn refresh(&mut self) {}
 }
 
 /// The running source.
@@ -46,8 +52,12 @@ pub struct LiveSource {
     shown_seq: Option<u64>,
     snapshot: Option<CaptureSnapshot>,
     pipeline: Option<Box<dyn Pipeline>>,
-    /// Why no worker runs (no camera found, the demo is not built in yet, a start failed).
+    /// Why no worker runs (no source chosen, a start failed).
     idle_reason: Option<String>,
+    /// The truth about the demo's frames, while the demo runs.
+    demo: Option<DemoHandle>,
+    /// The newest frame, kept for captures (calibration, teaching).
+    latest_frame: Option<Frame>,
 }
 
 impl std::fmt::Debug for LiveSource {
@@ -71,6 +81,8 @@ impl LiveSource {
             snapshot: None,
             pipeline: None,
             idle_reason,
+            demo: None,
+            latest_frame: None,
         }
     }
 
@@ -83,13 +95,7 @@ impl LiveSource {
     pub fn start_choice(ctx: &egui::Context, choice: SourceChoice) -> Self {
         let description = choice.describe();
         match choice {
-            SourceChoice::Demo(DemoReason::Asked) => {
-                LiveSource::idle("the demo is not part of this version yet")
-            }
-            SourceChoice::Demo(DemoReason::NoCamera) => LiveSource::idle("no camera found"),
-            SourceChoice::Demo(DemoReason::CameraListFailed(e)) => {
-                LiveSource::idle(format!("no camera (they could not be listed: {e})"))
-            }
+            SourceChoice::Demo(_) => LiveSource::start_demo(ctx, description, DemoConfig::default()),
             other => match other.into_factory() {
                 Some(factory) => {
                     let repaint = ctx.clone();
@@ -102,6 +108,23 @@ impl LiveSource {
                 }
                 None => LiveSource::idle(description),
             },
+        }
+    }
+
+    /// Runs the built-in demo (`description` says why it was chosen).
+    pub fn start_demo(ctx: &egui::Context, description: impl Into<String>, config: DemoConfig) -> Self {
+        let description = description.into();
+        let (factory, handle) = DemoSource::factory(config);
+        let repaint = ctx.clone();
+        match CaptureWorker::spawn(factory, WorkerConfig::default(), move || {
+            repaint.request_repaint()
+        }) {
+            Ok(worker) => {
+                let mut live = LiveSource::running(description, worker);
+                live.demo = Some(handle);
+                live
+            }
+            Err(e) => LiveSource::idle(format!("{description} could not start: {e}")),
         }
     }
 
@@ -131,7 +154,22 @@ impl LiveSource {
         }
     }
 
-    /// Puts a pipeline in the slot (phase 2).
+    /// The demo's handle while the demo runs.
+    pub fn demo(&self) -> Option<&DemoHandle> {
+        self.demo.as_ref()
+    }
+
+    /// The newest frame taken from the source (for a capture).
+    pub fn latest_frame(&self) -> Option<&Frame> {
+        self.latest_frame.as_ref()
+    }
+
+    /// Sequence number of the frame on screen.
+    pub fn shown_seq(&self) -> Option<u64> {
+        self.shown_seq
+    }
+
+    /// Puts a pipeline in the slot (the referee).
     pub fn set_pipeline(&mut self, pipeline: Box<dyn Pipeline>) {
         self.pipeline = Some(pipeline);
     }
@@ -142,6 +180,9 @@ impl LiveSource {
             return;
         };
         self.snapshot = Some(worker.snapshot());
+        if let Some(p) = self.pipeline.as_mut() {
+            p.refresh();
+        }
         if let Some(frame) = worker.take_latest() {
             if let Some(p) = self.pipeline.as_mut() {
                 p.offer(&frame);
@@ -155,6 +196,7 @@ impl LiveSource {
                 }
                 self.shown_seq = Some(frame.seq);
             }
+            self.latest_frame = Some(frame);
         }
     }
 
@@ -224,8 +266,10 @@ impl Drop for LiveSource {
 
 /// A BGR 8-bit frame as an egui image (RGBA); `None` for anything else.
 fn to_color_image(frame: &Frame) -> Option<egui::ColorImage> {
-    let (w, h) = (frame.width() as usize, frame.height() as usize);
-    let bytes = frame.image.data_bytes().ok()?;
+    let small = super::camera_view::shrink_for_texture(&frame.image);
+    let image = small.as_ref().unwrap_or(&frame.image);
+    let (w, h) = (image.cols().max(0) as usize, image.rows().max(0) as usize);
+    let bytes = image.data_bytes().ok()?;
     if w == 0 || h == 0 || bytes.len() != w * h * 3 {
         return None;
     }

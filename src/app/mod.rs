@@ -10,29 +10,43 @@
 //! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
 //! nothing yet).
 
+pub mod at_the_table;
+pub mod calibration_wizard;
 pub mod camera_view;
 pub mod config;
 pub mod crash_octopus;
+pub mod demo_game;
 pub mod help;
 pub mod live;
 pub mod octocube_sheet;
 pub mod otto_board;
+pub mod overlays;
+pub mod referee_link;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
 pub mod style;
+pub mod teach_panel;
 
+use crate::calibrate::profile::Profile;
 use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
 use crate::cli::AppArgs;
+use crate::games::crash_octopus::{Game, Next, TreasureType};
+use crate::live::{LiveCalibration, LiveConfig, LiveReferee, LiveSnapshot};
+use crate::referee::GameContext;
 use anyhow::anyhow;
 use config::{AppState, ConfigDir, PanelId};
 use crash_octopus::Table;
+use crash_octopus::questions::{Origin, QuestionKind};
 use crash_octopus::setup_panel::SetupPanel;
+use demo_game::{DemoTable, game_context};
 use live::{CameraList, LiveSource};
+use referee_link::RefereePipeline;
 use shortcuts::Command;
 use sources_panel::SourcesPanel;
 use status::{ProfileInfo, StatusLine};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 use style::{Looks, Palette};
 
@@ -47,7 +61,8 @@ const MIN_WINDOW: [f32; 2] = [900.0, 600.0];
 pub struct AppOptions {
     pub config_dir: PathBuf,
     pub args: AppArgs,
-    pub source: SourceChoice,
+    /// `None`: no source until one is chosen in the Sources panel (tests).
+    pub source: Option<SourceChoice>,
     /// The cameras listed while choosing the source, if they were listed.
     pub cameras: Option<CameraList>,
 }
@@ -110,6 +125,22 @@ pub struct OctorefApp {
     sources: SourcesPanel,
     octocube: octocube_sheet::OctocubeSheet,
     otto: otto_board::OttoBoard,
+    /// The live referee, when a calibration is in use (the demo's own while the demo runs).
+    referee: Option<Arc<LiveReferee>>,
+    /// The calibration the referee uses (to draw its readings over the picture).
+    referee_profile: Option<Profile>,
+    /// The referee's newest snapshot, taken in `logic`.
+    snapshot: Option<Arc<LiveSnapshot>>,
+    /// The demo's scripted game, while the demo runs.
+    demo: Option<DemoTable>,
+    /// The Game screen shows the demo's game (true) or the players' own.
+    show_demo: bool,
+    /// The game context last given to the referee.
+    sent_context: Option<GameContext>,
+    /// The committed reading the camera's questions were last asked about.
+    asked_about: Option<u64>,
+    wizard: calibration_wizard::CalibrationWizard,
+    teach: teach_panel::TeachPanel,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -120,7 +151,7 @@ pub fn run(args: &AppArgs) -> anyhow::Result<()> {
     let options = AppOptions {
         config_dir,
         args: args.clone(),
-        source,
+        source: Some(source),
         cameras,
     };
     let native = eframe::NativeOptions {
@@ -200,7 +231,7 @@ impl OctorefApp {
             .calibration
             .clone()
             .or_else(|| state.last_profile.clone());
-        let profile = match profile_path {
+        let profile = match profile_path.clone() {
             Some(p) => match status::read_profile_info(&p) {
                 Ok(info) => {
                     if !info.beads_certain {
@@ -240,9 +271,13 @@ impl OctorefApp {
                 text,
             });
         }
+        let wizard = calibration_wizard::CalibrationWizard::new(&config.root().join("calibration").join("table.json"));
         let saved_state = state.clone();
-        let live = LiveSource::start_choice(ctx, options.source);
-        OctorefApp {
+        let live = match options.source {
+            Some(choice) => LiveSource::start_choice(ctx, choice),
+            None => LiveSource::idle("no source chosen"),
+        };
+        let mut app = OctorefApp {
             config,
             state,
             saved_state,
@@ -257,6 +292,189 @@ impl OctorefApp {
             sources: SourcesPanel::new(options.cameras),
             octocube,
             otto,
+            referee: None,
+            referee_profile: None,
+            snapshot: None,
+            demo: None,
+            show_demo: false,
+            sent_context: None,
+            asked_about: None,
+            wizard,
+            teach: teach_panel::TeachPanel::default(),
+        };
+        app.connect_referee(ctx);
+        if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
+            // A newcomer sees the demo play at once.
+            app.state.panel = PanelId::Game;
+        }
+        app
+    }
+
+    /// Starts the referee for the running source: the demo's shipped calibration while the demo
+    /// runs (and the Game screen follows the demo's game), else the profile in use, if any.
+    fn connect_referee(&mut self, ctx: &egui::Context) {
+        self.referee = None;
+        self.referee_profile = None;
+        self.snapshot = None;
+        self.sent_context = None;
+        self.demo = self.live.demo().cloned().map(DemoTable::new);
+        // The players' own game in progress comes first; else the demo's.
+        self.show_demo = self.demo.is_some() && self.table.game().is_none();
+        let calibration = if self.demo.is_some() {
+            self.status.calibration_label = Some("the demo's (shipped)".into());
+            LiveCalibration::demo()
+        } else {
+            self.status.calibration_label = None;
+            match &self.profile {
+                Some(info) => LiveCalibration::load(&info.path),
+                None => return,
+            }
+        };
+        let calibration = match calibration {
+            Ok(c) => c,
+            Err(e) => {
+                self.banners.push(Banner {
+                    level: BannerLevel::Warning,
+                    text: format!("No rulings from the camera: {e}"),
+                });
+                return;
+            }
+        };
+        self.referee_profile = Some(calibration.profile.clone());
+        let repaint = ctx.clone();
+        match LiveReferee::start(
+            calibration,
+            crate::table::Catalog::default_catalog(),
+            GameContext::default(),
+            LiveConfig::default(),
+            Box::new(move || repaint.request_repaint()),
+        ) {
+            Ok(worker) => {
+                let worker = Arc::new(worker);
+                self.live
+                    .set_pipeline(Box::new(RefereePipeline::new(Arc::clone(&worker))));
+                self.referee = Some(worker);
+            }
+            Err(e) => self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The referee could not start: {e}"),
+            }),
+        }
+    }
+
+    /// Uses a freshly saved profile: remembered for next time, given to the referee (the demo
+    /// keeps its own calibration while it runs).
+    fn use_profile(&mut self, ctx: &egui::Context, path: &Path) {
+        match status::read_profile_info(path) {
+            Ok(info) => {
+                self.status.calibration_saved_at = Some(info.saved_at);
+                self.profile = Some(info);
+                self.state.last_profile = Some(path.to_path_buf());
+            }
+            Err(e) => {
+                self.banners.push(Banner {
+                    level: BannerLevel::Error,
+                    text: format!("The new profile could not be read back: {e}"),
+                });
+                return;
+            }
+        }
+        if self.demo.is_some() {
+            self.banners.push(Banner {
+                level: BannerLevel::Info,
+                text: "The profile is saved; it is used once a camera is the source (the demo keeps its own).".into(),
+            });
+            return;
+        }
+        match (&self.referee, LiveCalibration::load(path)) {
+            (Some(r), Ok(cal)) => {
+                self.referee_profile = Some(cal.profile.clone());
+                r.replace_calibration(cal);
+            }
+            (None, Ok(_)) => self.connect_referee(ctx),
+            (_, Err(e)) => self.banners.push(Banner {
+                level: BannerLevel::Error,
+                text: format!("The new profile cannot give rulings: {e}"),
+            }),
+        }
+    }
+
+    /// The game the Game screen shows: the demo's while it is chosen, else the players' own.
+    fn shown_game(&self) -> Option<&Game> {
+        match (&self.demo, self.show_demo) {
+            (Some(d), true) => d.game(),
+            _ => self.table.game(),
+        }
+    }
+
+    /// The referee's newest snapshot, if a referee runs.
+    pub fn referee_snapshot(&self) -> Option<&LiveSnapshot> {
+        self.snapshot.as_deref()
+    }
+
+    /// The demo's game, while the demo runs.
+    pub fn demo(&self) -> Option<&DemoTable> {
+        self.demo.as_ref()
+    }
+
+    /// Questions from what the camera settled on, for the players' own game: a treasure seen
+    /// on the active player's ship that the game does not have there ("confirm load"), and a
+    /// closest treasure too close to call. Asked once per committed reading.
+    fn ask_from_camera(&mut self) {
+        if self.show_demo {
+            return;
+        }
+        let Some(commit) = self.snapshot.as_ref().and_then(|s| s.committed.as_ref()) else {
+            return;
+        };
+        if self.asked_about == Some(commit.seq) {
+            return;
+        }
+        self.asked_about = Some(commit.seq);
+        let Some(game) = self.table.game() else {
+            return;
+        };
+        let Next::Turn { player } = game.next() else {
+            return;
+        };
+        let Some(pr) = commit.frame.rulings.as_ref().and_then(|r| r.players.get(&player)) else {
+            return;
+        };
+        let seen: Vec<TreasureType> = pr
+            .loaded
+            .iter()
+            .copied()
+            .filter(|&t| !game.ship(player).is_some_and(|s| s.holds(t)))
+            .collect();
+        let mut asks = Vec::new();
+        if let [treasure] = seen[..] {
+            asks.push(QuestionKind::LoadSeen { player, treasure });
+        }
+        if pr.too_close_to_call {
+            let candidates = pr
+                .closest_candidates
+                .iter()
+                .map(|id| {
+                    let t = commit
+                        .frame
+                        .pieces
+                        .iter()
+                        .find(|p| &p.id == id)
+                        .and_then(|p| p.treasure);
+                    let gap = pr.gaps_mm.iter().find(|g| &g.id == id).map(|g| g.gap_mm);
+                    match (t, gap) {
+                        (Some(t), Some(g)) => format!("{t} {id}, {g:.0} mm"),
+                        (Some(t), None) => format!("{t} {id}"),
+                        (None, _) => id.clone(),
+                    }
+                })
+                .collect();
+            asks.push(QuestionKind::TooCloseToCall { player, candidates });
+        }
+        for kind in asks {
+            if !self.table.questions().iter().any(|q| q.kind == kind) {
+                self.table.ask(kind, Origin::Vision);
+            }
         }
     }
 
@@ -327,6 +545,7 @@ impl OctorefApp {
             Ok(()) => {
                 self.state.last_game = Some(path);
                 self.state.panel = PanelId::Game;
+                self.show_demo = false;
             }
             Err(e) => self.banners.push(Banner {
                 level: BannerLevel::Error,
@@ -362,6 +581,9 @@ impl OctorefApp {
             ui.separator();
             ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
                 .on_hover_text("F4");
+            ui.selectable_value(&mut self.state.panel, PanelId::Calibrate, "Calibrate")
+                .on_hover_text("F7");
+            ui.selectable_value(&mut self.state.panel, PanelId::Teach, "Teach");
             ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
                 .on_hover_text("F1");
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -421,6 +643,50 @@ impl OctorefApp {
         }
     }
 
+    /// The Game screen: the demo's game or the players' own, with the table view.
+    fn game_screen(&mut self, ui: &mut egui::Ui) {
+        if self.demo.is_some() {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.show_demo, true, "Demo game");
+                ui.selectable_value(&mut self.show_demo, false, "Your game");
+            });
+        }
+        let active = self.shown_game().and_then(|g| g.next().player());
+        let no_picture = self.live.source_words();
+        let view = at_the_table::TableView {
+            texture: self.live.texture(),
+            snapshot: self.snapshot.as_deref(),
+            profile: self.referee_profile.as_ref(),
+            palette: &self.palette,
+            active,
+            no_picture,
+            frame_size: self.live.latest_frame().map(|f| (f.width(), f.height())),
+        };
+        let mut action = None;
+        let mut at_table = |ui: &mut egui::Ui| {
+            if let Some(a) = at_the_table::show(ui, &view) {
+                action = Some(a);
+            }
+        };
+        match (&self.demo, self.show_demo) {
+            (Some(d), true) => crash_octopus::game_panel::demo_ui(ui, &self.palette, d, &mut at_table),
+            _ => {
+                if let Some(p) = self.table.ui(ui, &self.palette, &mut at_table) {
+                    self.state.panel = p;
+                }
+            }
+        }
+        match action {
+            Some(at_the_table::TableAction::Recalibrate) => self.state.panel = PanelId::Calibrate,
+            Some(at_the_table::TableAction::Reregister) => {
+                if let Some(r) = &self.referee {
+                    r.reregister();
+                }
+            }
+            None => {}
+        }
+    }
+
     fn status_ui(&self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             for part in self.status.parts(SystemTime::now()) {
@@ -439,6 +705,22 @@ impl eframe::App for OctorefApp {
         self.table.flush();
         self.live.poll(ctx);
         self.sources.poll();
+        self.wizard.poll();
+        self.teach.poll();
+        if let Some(d) = self.demo.as_mut() {
+            d.follow(self.live.shown_seq());
+        }
+        if let Some(r) = &self.referee {
+            self.snapshot = Some(r.snapshot());
+            let wanted = self.shown_game().map(game_context);
+            if let Some(c) = wanted
+                && self.sent_context.as_ref() != Some(&c)
+            {
+                r.set_context(c.clone());
+                self.sent_context = Some(c);
+            }
+        }
+        self.ask_from_camera();
         self.status.source = self.live.source_words();
         self.status.fps = self.live.fps();
         self.status.analysis_ms = self.live.analysis_ms();
@@ -504,20 +786,35 @@ impl eframe::App for OctorefApp {
                         self.start_game(record);
                     }
                 }
-                PanelId::Game => {
-                    if let Some(p) = self.table.ui(ui, &self.palette, self.live.texture()) {
-                        self.state.panel = p;
-                    }
-                }
+                PanelId::Game => self.game_screen(ui),
                 PanelId::Sources => {
                     if let Some(choice) = self.sources.ui(ui, &self.live) {
                         self.live.shut_down();
                         self.live = LiveSource::start_choice(ui.ctx(), choice);
+                        let ctx = ui.ctx().clone();
+                        self.connect_referee(&ctx);
                     }
                 }
                 PanelId::Octocube => self.octocube.ui(ui),
                 PanelId::Otto => self.otto.ui(ui),
                 PanelId::Help => help::ui(ui, &self.config),
+                PanelId::Calibrate => {
+                    if let Some(calibration_wizard::WizardOutcome::Saved(p)) =
+                        self.wizard.ui(ui, &self.palette, self.live.latest_frame())
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.use_profile(&ctx, &p);
+                    }
+                }
+                PanelId::Teach => {
+                    let profile = self.profile.as_ref().map(|p| p.path.clone());
+                    if let Some(teach_panel::TeachOutcome::Saved(p)) =
+                        self.teach.ui(ui, profile.as_deref(), self.live.latest_frame())
+                    {
+                        let ctx = ui.ctx().clone();
+                        self.use_profile(&ctx, &p);
+                    }
+                }
             }
         });
         if self.table.needs_flush() || self.state != self.saved_state {
@@ -531,7 +828,6 @@ impl eframe::App for OctorefApp {
 mod tests {
     use super::*;
     use crate::calibrate::profile::CounterLayout;
-    use crate::capture::DemoReason;
     use crate::games::crash_octopus::BeadSequence;
     use crate::table::{CounterReport, PointMm};
     use egui_kittest::Harness;
@@ -558,7 +854,7 @@ mod tests {
                 calibration: Some(profile_path.clone()),
                 ..AppArgs::default()
             },
-            source: SourceChoice::Demo(DemoReason::NoCamera),
+            source: None,
             cameras: None,
         };
         let mut h = Harness::builder()

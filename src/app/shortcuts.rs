@@ -48,6 +48,10 @@ pub const SHORTCUTS: &[ShortcutHelp] = &[
         what: "Help (this list)",
     },
     ShortcutHelp {
+        keys: "F7",
+        what: "Calibrate the camera",
+    },
+    ShortcutHelp {
         keys: "F2",
         what: "Set-up: players, modules, beads",
     },
@@ -116,6 +120,7 @@ const PLAIN_KEYS: &[(Key, Command)] = &[
     (Key::F4, Command::Show(PanelId::Sources)),
     (Key::F5, Command::Show(PanelId::Octocube)),
     (Key::F6, Command::Show(PanelId::Otto)),
+    (Key::F7, Command::Show(PanelId::Calibrate)),
     (Key::Num0, Command::Zero),
     (Key::Num1, Command::Number(1)),
     (Key::Num2, Command::Number(2)),

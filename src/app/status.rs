@@ -52,6 +52,8 @@ pub struct StatusLine {
     pub analysis_ms: Option<f64>,
     /// When the calibration profile in use was saved.
     pub calibration_saved_at: Option<SystemTime>,
+    /// Said instead of the age when the calibration is not the user's (the demo's).
+    pub calibration_label: Option<String>,
 }
 
 impl StatusLine {
@@ -73,9 +75,11 @@ impl StatusLine {
             ),
             format!(
                 "calibration: {}",
-                self.calibration_saved_at
-                    .map(|t| age_words(now.duration_since(t).unwrap_or_default()))
-                    .unwrap_or_else(|| MISSING.into())
+                match (&self.calibration_label, self.calibration_saved_at) {
+                    (Some(l), _) => l.clone(),
+                    (None, Some(t)) => age_words(now.duration_since(t).unwrap_or_default()),
+                    (None, None) => MISSING.into(),
+                }
             ),
         ]
     }
@@ -110,6 +114,7 @@ mod tests {
             fps: Some(29.97),
             analysis_ms: Some(12.4),
             calibration_saved_at: Some(now - Duration::from_secs(3 * 3600 + 5)),
+            calibration_label: None,
         };
         assert_eq!(
             s.parts(now),

@@ -11,9 +11,6 @@ use crate::app::style::{self, Palette};
 use crate::games::crash_octopus::{AttackKind, DieTop, Event, Game, Head, Next, PlayerColor, TreasureType};
 use egui::{RichText, Ui};
 
-/// Largest height of the camera picture under the game, points.
-const CAMERA_VIEW_HEIGHT: f32 = 420.0;
-
 impl Table {
     /// Acts on this frame's shortcut keys.
     pub fn perform(&mut self, commands: &[Command]) -> Option<PanelId> {
@@ -112,12 +109,13 @@ impl Table {
     }
 
     /// Draws the panel. Returns a panel to switch to (e.g. set-up for a new game).
-    /// `camera`: the newest camera picture, shown under the ships when a source runs.
+    /// `at_table` draws the camera picture with the referee's overlays and rulings, under the
+    /// actions.
     pub fn ui(
         &mut self,
         ui: &mut Ui,
         palette: &Palette,
-        camera: Option<&egui::TextureHandle>,
+        at_table: &mut dyn FnMut(&mut Ui),
     ) -> Option<PanelId> {
         let mut go = None;
         egui::Panel::right("crash_octopus_log")
@@ -134,6 +132,8 @@ impl Table {
                     if ui.button("Set up a game").clicked() {
                         go = Some(PanelId::Setup);
                     }
+                    ui.add_space(6.0);
+                    at_table(ui);
                     return;
                 };
                 now_ui(ui, palette, &game);
@@ -154,13 +154,11 @@ impl Table {
                     self.action_ui(ui, palette, &game);
                 }
                 ui.separator();
+                at_table(ui);
+                ui.separator();
                 ships_ui(ui, palette, &game);
                 ui.add_space(6.0);
                 ocean_ui(ui, palette, &game);
-                if let Some(t) = camera {
-                    ui.add_space(6.0);
-                    crate::app::camera_view::show(ui, t, CAMERA_VIEW_HEIGHT);
-                }
                 ui.add_space(8.0);
                 ui.horizontal(|ui| {
                     let undo = ui
@@ -422,6 +420,71 @@ impl Table {
                 }
             });
     }
+}
+
+/// The demo's game, read-only: what the script says is happening, whose turn it is, the
+/// counter, the camera with the referee's rulings, the ships, and the ranking at the end.
+pub fn demo_ui(
+    ui: &mut Ui,
+    palette: &Palette,
+    demo: &crate::app::demo_game::DemoTable,
+    at_table: &mut dyn FnMut(&mut Ui),
+) {
+    egui::Panel::right("demo_log")
+        .resizable(true)
+        .default_size(380.0)
+        .show(ui, |ui| {
+            ui.heading("What happened");
+            egui::ScrollArea::vertical()
+                .stick_to_bottom(true)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if let Some(g) = demo.game() {
+                        for line in g.log() {
+                            ui.label(line);
+                        }
+                    }
+                });
+        });
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(RichText::new("Demo game").heading().strong());
+                if let Some(n) = demo.game_number() {
+                    ui.label(format!(
+                        "(game {n} of the built-in demo; your own game is kept as it is)"
+                    ));
+                }
+            });
+            if let Some(p) = demo.problem() {
+                card(ui, style::REFUSAL_RED, |ui| {
+                    ui.label(p);
+                });
+            }
+            if !demo.caption().is_empty() {
+                card(ui, style::OK_GREEN, |ui| {
+                    ui.label(demo.caption());
+                });
+            }
+            let Some(game) = demo.game() else {
+                ui.label("The demo is starting…");
+                at_table(ui);
+                return;
+            };
+            now_ui(ui, palette, game);
+            ui.add_space(4.0);
+            counter_strip::show(ui, palette, game.counter().beads(), game.counter().crab());
+            ui.separator();
+            at_table(ui);
+            ui.separator();
+            ships_ui(ui, palette, game);
+            ui.add_space(6.0);
+            ocean_ui(ui, palette, game);
+            if game.is_over() {
+                ranking_ui(ui, palette, game);
+            }
+        });
 }
 
 fn toggle(set: &mut std::collections::BTreeSet<TreasureType>, t: TreasureType, on: bool) {
