@@ -993,7 +993,7 @@ fn teach_a_piece_shown_alone_and_store_it_in_the_profile() {
                 &cal.reference,
                 &catalog,
                 "gold",
-                &[image.clone()],
+                std::slice::from_ref(&image),
                 octoref::vision::teach::Pick::Alone,
             )
             .ok()

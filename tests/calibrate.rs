@@ -343,7 +343,7 @@ fn bad_input_exit_codes_and_messages() {
 
     for (file, needle) in [
         ("empty.png", "empty"),
-        ("text.png", "not an image"),
+        ("text.png", "not a PNG, JPEG"),
         ("missing.png", "missing.png"),
     ] {
         let o = run(&["calibrate", "--board", file, "--out", "x.json"]);

@@ -271,7 +271,8 @@ impl OctorefApp {
                 text,
             });
         }
-        let wizard = calibration_wizard::CalibrationWizard::new(&config.root().join("calibration").join("table.json"));
+        let wizard =
+            calibration_wizard::CalibrationWizard::new(&config.root().join("calibration").join("table.json"));
         let saved_state = state.clone();
         let live = match options.source {
             Some(choice) => LiveSource::start_choice(ctx, choice),
@@ -382,7 +383,9 @@ impl OctorefApp {
         if self.demo.is_some() {
             self.banners.push(Banner {
                 level: BannerLevel::Info,
-                text: "The profile is saved; it is used once a camera is the source (the demo keeps its own).".into(),
+                text:
+                    "The profile is saved; it is used once a camera is the source (the demo keeps its own)."
+                        .into(),
             });
             return;
         }
