@@ -491,8 +491,9 @@ impl Analyzer {
     }
 }
 
-/// Gains (mean 1) that make `white` (a white surface's `[b, g, r]`) neutral; none without it.
-fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
+/// Gains (mean 1) that make `white` (a white surface's `[b, g, r]`, e.g. the calibration paper's
+/// `Profile::white_bgr`) neutral; none without it. Teaching applies the same gains.
+pub fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
     let Some(w) = white.filter(|w| w.iter().all(|&c| c.is_finite() && c > 1.0)) else {
         return [1.0; 3];
     };

@@ -19,7 +19,7 @@
 //! - **Colours**: the blob's pixels (its rim left out: mixed with the table) in the
 //!   analyser's colour space (`colour.rs`: chroma and brightness relative to the reference,
 //!   after the frame's white balance against the reference and the calibration paper's white
-//!   correction, [`white_gains`]). A piece with two catalog colours (captain, island, ink die) gets
+//!   correction, [`white_gains`](super::analyzer::white_gains)). A piece with two catalog colours (captain, island, ink die) gets
 //!   two models, the pixels split between them starting from the catalog's colours. A model's
 //!   spread is the smallest that puts [`COVERED_SHARE`] of its pixels within
 //!   [`COVERED_DISTANCE`] noise units of it.
@@ -310,7 +310,7 @@ pub fn teach(
         }
     }
     let ref_blur = blur(reference)?;
-    let white = white_gains(profile.white_bgr);
+    let white = super::analyzer::white_gains(profile.white_bgr);
     let solid = Solid::of(entry);
     let full = Rect::new(0, 0, grid.width as i32, grid.height as i32);
 
@@ -902,17 +902,6 @@ fn piece_area(
     }
     out.extend(blob.pixels.iter().copied());
     Ok(out)
-}
-
-/// Gains (mean 1) that make the calibration paper's white (`Profile::white_bgr`) neutral, as
-/// the analyser applies them before classifying colours (`analyzer.rs`, `FineInputs::white`);
-/// none without it.
-pub fn white_gains(white: Option<[f64; 3]>) -> [f32; 3] {
-    let Some(w) = white.filter(|w| w.iter().all(|&c| c.is_finite() && c > 1.0)) else {
-        return [1.0; 3];
-    };
-    let mean = (w[0] + w[1] + w[2]) / 3.0;
-    [(mean / w[0]) as f32, (mean / w[1]) as f32, (mean / w[2]) as f32]
 }
 
 /// The blob's pixels away from its rim, in the analyser's colour terms.
