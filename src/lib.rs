@@ -8,6 +8,7 @@ pub mod app;
 pub mod calibrate;
 pub mod capture;
 pub mod cli;
+pub mod clock;
 pub mod fsutil;
 pub mod games;
 pub mod live;

@@ -154,24 +154,12 @@ pub fn new_log_path(dir: &Path, unix_secs: u64) -> PathBuf {
     p
 }
 
-/// `YYYY-MM-DD-HHMMSS` for seconds since 1970 (UTC), from the civil-from-days algorithm.
+/// `YYYY-MM-DD-HHMMSS` for seconds since 1970 (UTC).
 fn utc_stamp(unix_secs: u64) -> String {
-    let days = (unix_secs / 86_400) as i64;
-    let secs = unix_secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = crate::clock::UtcTime::from_unix(unix_secs);
     format!(
-        "{year:04}-{month:02}-{day:02}-{:02}{:02}{:02}",
-        secs / 3600,
-        (secs / 60) % 60,
-        secs % 60
+        "{:04}-{:02}-{:02}-{:02}{:02}{:02}",
+        t.year, t.month, t.day, t.hour, t.minute, t.second
     )
 }
 
