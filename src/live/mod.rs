@@ -15,8 +15,9 @@
 //! - **Faults say what happened, in plain words** ([`LiveFault::message`]), and clear by
 //!   themselves once the table is back to normal. A moved view clears when the view check finds
 //!   the table back in place, or after [`LiveReferee::reregister`] (which re-fits the profile to
-//!   the current frame from table features, else from the string, keeping the table frame and so
-//!   the game) or [`LiveReferee::replace_calibration`].
+//!   the current frame — a first correction from table features, else from the string, then the
+//!   whole table aligned to the empty-table reference for the full homography and camera pose —
+//!   keeping the table frame and so the game) or [`LiveReferee::replace_calibration`].
 //! - **The game is never touched**: the referee only reads frames and the [`GameContext`]; the
 //!   game state lives in the app's session.
 //!
@@ -25,8 +26,10 @@
 //! [`Committer`]: crate::vision::tracking::Committer
 //! [`GameContext`]: crate::referee::GameContext
 
+pub mod align;
 pub mod calibration;
 pub mod config;
+pub mod coverage;
 pub mod error;
 pub mod fault;
 pub mod frame_check;

@@ -9,14 +9,18 @@
 //!
 //! The re-registration: that homography *is* the correction from where the current profile puts
 //! table points to where they really are. Composed with the profile's homography it gives a
-//! profile for the moved view (and the camera pose is re-derived from it), on the same table
-//! frame: the ocean, the counter and every tracked piece keep their coordinates, so the game goes
-//! on.
+//! profile for the moved view, on the same table frame: the ocean, the counter and every tracked
+//! piece keep their coordinates, so the game goes on. A first correction that is only rigid (the
+//! string's shift and turn, when the table has too few features) leaves the perspective of a
+//! tilted camera (several mm at the table's edges): [`refine_profile`] then aligns the whole
+//! table densely to the reference (`align`) for the full homography, and the camera pose is
+//! solved again from it (PnP), so heights above the table keep their parallax.
 //!
 //! Conventions: reference-grid pixels (`RectifyGrid`: pixel `(i, j)` shows table point
 //! `origin_mm + (i, j) * mm_per_px`); table millimetres; homographies as 3x3 matrices acting on
 //! homogeneous column vectors; the profile's homography maps table mm to undistorted pixels.
 
+use super::align::{AlignError, Alignment, align};
 use crate::calibrate::Profile;
 use crate::calibrate::rectify::RectifyGrid;
 use crate::table::{Homography, Pose};
@@ -58,6 +62,8 @@ pub enum RegisterError {
     Degenerate,
     #[error("OpenCV: {0}")]
     OpenCv(String),
+    #[error(transparent)]
+    Align(#[from] AlignError),
 }
 
 impl From<opencv::Error> for RegisterError {
@@ -210,18 +216,140 @@ fn median_shift_mm(grid: &RectifyGrid, h: &Matrix3<f64>) -> Option<f64> {
 }
 
 /// The profile for the moved view: `correction_mm` (current-profile mm -> true mm, from
-/// [`check_view`]) folded into the homography; the camera pose re-derived from it when the
+/// [`check_view`]) folded into the homography; the camera pose re-solved from it when the
 /// profile has intrinsics. `None` when the correction cannot be inverted.
 pub fn corrected_profile(profile: &Profile, correction_mm: &Matrix3<f64>) -> Option<Profile> {
     let inv = correction_mm.try_inverse()?;
-    let h = profile.homography.matrix() * inv;
-    let homography = Homography::try_new(h).ok()?;
+    profile_with_homography(profile, &(profile.homography.matrix() * inv))
+}
+
+/// `profile` with the table homography `h` (table mm -> undistorted pixels); when the profile has
+/// a camera, its pose is solved again for `h` (PnP over a lattice of table points mapped by `h`,
+/// the intrinsics kept), so heights above the table (parallax) stay right. `None` when `h` is
+/// degenerate or no pose explains it.
+pub fn profile_with_homography(profile: &Profile, h: &Matrix3<f64>) -> Option<Profile> {
+    let homography = Homography::try_new(*h).ok()?;
     let mut out = profile.clone();
     out.homography = homography;
+    let grid = profile.reference.as_ref().map(|r| r.grid);
     if let Some(cam) = out.camera.as_mut() {
-        cam.pose = pose_from_homography(&cam.intrinsics.matrix(), &h)?;
+        let k = cam.intrinsics.matrix();
+        let guess = pose_from_homography(&k, h)?;
+        cam.pose = match grid {
+            Some(grid) => solve_pose(&k, h, &grid, &guess).unwrap_or(guess),
+            None => guess,
+        };
     }
     Some(out)
+}
+
+/// Points per side of the lattice of table points the pose is solved from.
+const POSE_LATTICE: usize = 9;
+
+/// The pose whose projection of the table plane best matches `h` over the grid's area
+/// (iterative PnP from `guess`, no lens distortion: `h` maps to undistorted pixels).
+fn solve_pose(k: &Matrix3<f64>, h: &Matrix3<f64>, grid: &RectifyGrid, guess: &Pose) -> Option<Pose> {
+    let (min, max) = grid.bounds_mm();
+    let mut object = Vector::<core::Point3d>::new();
+    let mut image = Vector::<core::Point2d>::new();
+    for j in 0..POSE_LATTICE {
+        for i in 0..POSE_LATTICE {
+            let x = min.x + (max.x - min.x) * (i as f64 + 0.5) / POSE_LATTICE as f64;
+            let y = min.y + (max.y - min.y) * (j as f64 + 0.5) / POSE_LATTICE as f64;
+            let (u, v) = apply(h, x, y)?;
+            object.push(core::Point3d::new(x, y, 0.0));
+            image.push(core::Point2d::new(u, v));
+        }
+    }
+    let km = Mat::from_slice_2d(&[
+        [k[(0, 0)], k[(0, 1)], k[(0, 2)]],
+        [k[(1, 0)], k[(1, 1)], k[(1, 2)]],
+        [k[(2, 0)], k[(2, 1)], k[(2, 2)]],
+    ])
+    .ok()?;
+    let mut rvec = Mat::from_slice(&guess.rvec).ok()?.try_clone().ok()?;
+    let mut tvec = Mat::from_slice(&guess.tvec).ok()?.try_clone().ok()?;
+    let ok = calib3d::solve_pnp(
+        &object,
+        &image,
+        &km,
+        &Mat::default(),
+        &mut rvec,
+        &mut tvec,
+        true,
+        calib3d::SOLVEPNP_ITERATIVE,
+    )
+    .ok()?;
+    let read = |m: &Mat| -> Option<[f64; 3]> {
+        let mut v = [0.0; 3];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = *m.at::<f64>(i as i32).ok()?;
+        }
+        v.iter().all(|x| x.is_finite()).then_some(v)
+    };
+    let pose = Pose {
+        rvec: read(&rvec)?,
+        tvec: read(&tvec)?,
+    };
+    // The table in front of the camera.
+    (ok && pose.camera_centre().z < 0.0).then_some(pose)
+}
+
+/// What a dense re-registration found.
+#[derive(Debug, Clone)]
+pub struct Refined {
+    /// The profile for the view as the camera sees it now.
+    pub profile: Profile,
+    pub alignment: Alignment,
+}
+
+/// Re-fits `profile` (close to right: within a few mm, e.g. after [`corrected_profile`]) to the
+/// camera's current view of the table: `frame` is rectified with it onto the `reference`'s grid,
+/// aligned densely to the empty-table `reference` (a full homography, see `align`), and the
+/// alignment folded into the profile's homography (and camera pose).
+pub fn refine_profile(profile: &Profile, reference: &Mat, frame: &Mat) -> Result<Refined, RegisterError> {
+    let grid = profile
+        .reference
+        .as_ref()
+        .map(|r| r.grid)
+        .ok_or(RegisterError::Degenerate)?;
+    let rect = Rectification::new(profile, grid).map_err(|e| RegisterError::OpenCv(e.to_string()))?;
+    let full = Rect::new(0, 0, grid.width as i32, grid.height as i32);
+    let view = rect
+        .fine_view(frame, full)
+        .map_err(|e| RegisterError::OpenCv(e.to_string()))?;
+    let alignment = align(reference, &view, &rect.fine_valid, Matrix3::identity())?;
+    // Reference pixel q shows table point A q; the view shows it at W q, which the profile puts
+    // at table point A W q, seen at pixel H A W q. So the table maps to pixels by H A W A^-1.
+    let a = grid_to_mm(&grid);
+    let a_inv = a.try_inverse().ok_or(RegisterError::Degenerate)?;
+    let h = profile.homography.matrix() * a * alignment.reference_to_view * a_inv;
+    let profile = profile_with_homography(profile, &h).ok_or(RegisterError::Degenerate)?;
+    Ok(Refined { profile, alignment })
+}
+
+/// Reference-grid pixels -> table mm.
+fn grid_to_mm(grid: &RectifyGrid) -> Matrix3<f64> {
+    let s = grid.mm_per_px;
+    Matrix3::new(s, 0.0, grid.origin_mm.x, 0.0, s, grid.origin_mm.y, 0.0, 0.0, 1.0)
+}
+
+/// How far table points over the grid's area move between two profiles' views, mm: the median
+/// and the largest over a lattice (a pixel seen by `a` is read as a table point by `b`).
+pub fn profile_shift_mm(a: &Profile, b: &Profile, grid: &RectifyGrid) -> Option<(f64, f64)> {
+    let (min, max) = grid.bounds_mm();
+    let mut d = Vec::with_capacity(SHIFT_LATTICE * SHIFT_LATTICE);
+    for j in 0..SHIFT_LATTICE {
+        for i in 0..SHIFT_LATTICE {
+            let x = min.x + (max.x - min.x) * (i as f64 + 0.5) / SHIFT_LATTICE as f64;
+            let y = min.y + (max.y - min.y) * (j as f64 + 0.5) / SHIFT_LATTICE as f64;
+            let p = crate::table::PointMm::new(x, y);
+            let q = b.px_to_mm(a.mm_to_px(p)?)?;
+            d.push(p.distance(q));
+        }
+    }
+    d.sort_by(f64::total_cmp);
+    Some((*d.get(d.len() / 2)?, *d.last()?))
 }
 
 /// The pose `[R | t]` with `K [r1 r2 t] ~ h` (table z = 0 -> undistorted pixels), the rotation

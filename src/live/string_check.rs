@@ -46,6 +46,11 @@ const MIN_BAND_POINTS: usize = 200;
 pub const MIN_AGREEMENT: f64 = 0.55;
 /// ...and beat the unmoved view by at least this share to say the view moved.
 pub const MIN_GAIN: f64 = 0.15;
+/// A string this little of which agrees where the profile puts it is clearly out of place...
+pub const OUT_OF_PLACE_UNMOVED: f64 = 0.25;
+/// ...and then a motion agreeing on this share suffices: a real bump tilts the view too, which
+/// a shift and a turn explain only in part (a 1.5 degree bump: 0.45 to 0.55).
+pub const MIN_AGREEMENT_OUT_OF_PLACE: f64 = 0.35;
 
 /// The band across the string, sampled on the reference.
 #[derive(Debug, Clone)]
@@ -71,9 +76,19 @@ pub struct StringFit {
 impl StringFit {
     /// Whether the string is clearly somewhere else than the profile says.
     pub fn moved(&self, threshold_mm: f64) -> bool {
+        self.believed() && self.agreement - self.agreement_unmoved >= MIN_GAIN && self.moved_mm > threshold_mm
+    }
+
+    /// Whether the best motion explains the view well enough to be taken as the table's motion
+    /// (a start for the dense alignment; on its own only when [`Self::certain`]).
+    pub fn believed(&self) -> bool {
+        self.certain()
+            || (self.agreement_unmoved < OUT_OF_PLACE_UNMOVED && self.agreement >= MIN_AGREEMENT_OUT_OF_PLACE)
+    }
+
+    /// Whether the best motion explains most of the string.
+    pub fn certain(&self) -> bool {
         self.agreement >= MIN_AGREEMENT
-            && self.agreement - self.agreement_unmoved >= MIN_GAIN
-            && self.moved_mm > threshold_mm
     }
 
     /// Whether the string is clearly where the profile says.
@@ -284,6 +299,25 @@ impl StringBand {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_string_far_out_of_place_needs_less_agreement_to_say_moved() {
+        let fit = |agreement, agreement_unmoved| StringFit {
+            shift_mm: PointMm::new(3.0, -21.0),
+            turn_rad: 0.0,
+            agreement,
+            agreement_unmoved,
+            moved_mm: 21.0,
+        };
+        // A bump with a tilt: the best shift explains under half of the string, none in place.
+        assert!(fit(0.46, 0.04).moved(6.0));
+        // The same partial fit while most of the string is still in place: not a move.
+        assert!(!fit(0.46, 0.40).moved(6.0));
+        // Nothing explains the view (a cast over everything): not a move.
+        assert!(!fit(0.2, 0.02).moved(6.0));
+        assert!(fit(0.8, 0.1).moved(6.0));
+        assert!(!fit(0.8, 0.1).moved(30.0));
+    }
 
     #[test]
     fn the_correction_undoes_the_motion() {

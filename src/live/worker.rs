@@ -17,11 +17,12 @@
 
 use super::calibration::LiveCalibration;
 use super::config::LiveConfig;
+use super::coverage::{black_out, unseen_mask};
 use super::error::LiveError;
 use super::fault::LiveFault;
 use super::frame_check::check_frame;
 use super::lighting::{LightGains, LightMonitor, measure_gains, relit_reference, subsample};
-use super::register::{ReferenceFeatures, check_view, corrected_profile};
+use super::register::{ReferenceFeatures, check_view, corrected_profile, refine_profile};
 use super::snapshot::LiveSnapshot;
 use super::string_check::StringBand;
 use crate::capture::Frame;
@@ -99,6 +100,16 @@ enum SizeState {
     },
 }
 
+/// A first correction of the view (current-profile mm -> true mm) and what it rests on.
+struct Correction {
+    correction_mm: nalgebra::Matrix3<f64>,
+    /// How far the table had moved, mm.
+    shift_mm: f64,
+    evidence: String,
+    /// Strong enough to stand alone when the dense alignment fails.
+    certain: bool,
+}
+
 /// Vision prepared for one calibration (as scaled and relit).
 struct Vision {
     cal: LiveCalibration,
@@ -108,6 +119,9 @@ struct Vision {
     features: Option<ReferenceFeatures>,
     /// The string's band on the coarse reference, for views without features.
     band: Option<StringBand>,
+    /// Raw pixels showing table the reference never saw (after a re-registration), blacked out
+    /// of every frame before vision (see `coverage`).
+    unseen: Option<Mat>,
 }
 
 impl Vision {
@@ -122,12 +136,14 @@ impl Vision {
             .ocean
             .as_ref()
             .and_then(|o| StringBand::new(&o.polygon_mm, g, &reference_coarse));
+        let unseen = unseen_mask(&cal.profile, &cal.reference).map_err(crate::vision::VisionError::from)?;
         Ok(Self {
             cal,
             analyzer,
             reference_coarse,
             features,
             band,
+            unseen,
         })
     }
 }
@@ -359,12 +375,23 @@ impl Engine {
             _ => frame.seq,
         };
         let started = Instant::now();
-        let lighting_changed = self.lighting(&frame.image);
+        let masked = match &self.vision.unseen {
+            Some(unseen) => match black_out(&frame.image, unseen) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    self.analysis_failed = Some(format!("masking the unseen table: {e}"));
+                    return;
+                }
+            },
+            None => None,
+        };
+        let image = masked.as_ref().unwrap_or(&frame.image);
+        let lighting_changed = self.lighting(image);
         let (report, analysis) =
             match self
                 .vision
                 .analyzer
-                .report(&frame.image, &frame.label, self.committer.context())
+                .report(image, &frame.label, self.committer.context())
             {
                 Ok(r) => r,
                 Err(e) => {
@@ -373,7 +400,7 @@ impl Engine {
                 }
             };
         self.analysis_failed = None;
-        self.check_view(&frame.image, analysis.view_moved);
+        self.check_view(image, analysis.view_moved);
         let obs = FrameObservation {
             seq,
             image: frame.label.to_string(),
@@ -519,7 +546,7 @@ impl Engine {
 
     /// The correction (current-profile mm -> true mm) for the last frame: from table features,
     /// else from the string. Returns it with a description of the evidence.
-    fn correction(&self, image: &Mat) -> Result<(nalgebra::Matrix3<f64>, f64, String), String> {
+    fn correction(&self, image: &Mat) -> Result<Correction, String> {
         let mut why = String::new();
         if let Some(features) = &self.vision.features {
             match check_view(
@@ -529,11 +556,12 @@ impl Engine {
                 self.config.view_min_matches,
             ) {
                 Ok(c) => {
-                    return Ok((
-                        c.correction_mm,
-                        c.shift_mm,
-                        format!("{} table features matched", c.inliers),
-                    ));
+                    return Ok(Correction {
+                        correction_mm: c.correction_mm,
+                        shift_mm: c.shift_mm,
+                        evidence: format!("{} table features matched", c.inliers),
+                        certain: true,
+                    });
                 }
                 Err(e) => why = e.to_string(),
             }
@@ -550,20 +578,21 @@ impl Engine {
             .coarse_view(image)
             .map_err(|e| e.to_string())?;
         let fit = band.fit(&view).ok_or("the string could not be seen")?;
-        if fit.agreement < super::string_check::MIN_AGREEMENT {
+        if !fit.believed() {
             return Err(format!(
                 "the string could not be found again ({:.0} % of it agrees at best)",
                 fit.agreement * 100.0
             ));
         }
-        Ok((
-            fit.correction_mm(band.centre_mm()),
-            fit.moved_mm,
-            format!(
+        Ok(Correction {
+            correction_mm: fit.correction_mm(band.centre_mm()),
+            shift_mm: fit.moved_mm,
+            evidence: format!(
                 "found by the string ({:.0} % of it agrees)",
                 fit.agreement * 100.0
             ),
-        ))
+            certain: fit.certain(),
+        })
     }
 
     fn reregister(&mut self) {
@@ -571,7 +600,12 @@ impl Engine {
             self.reregistration = Some("no picture to re-register on yet".into());
             return;
         };
-        let (correction, shift_mm, evidence) = match self.correction(image) {
+        let Correction {
+            correction_mm: correction,
+            shift_mm,
+            evidence,
+            certain,
+        } = match self.correction(image) {
             Ok(c) => c,
             Err(e) => {
                 self.reregistration = Some(format!("re-registration failed ({e}): re-calibrate"));
@@ -580,9 +614,33 @@ impl Engine {
         };
         // The correction applies to the profile in use (scaled to the frames); folded back into
         // the base calibration at its own resolution.
-        let Some(fixed) = corrected_profile(&self.vision.cal.profile, &correction) else {
+        let Some(rough) = corrected_profile(&self.vision.cal.profile, &correction) else {
             self.reregistration = Some("re-registration failed (degenerate correction): re-calibrate".into());
             return;
+        };
+        // The correction is rigid (the string) or from few features: the whole table, aligned
+        // densely to the reference, gives the full homography (the perspective of the new view).
+        let (fixed, evidence) = match refine_profile(&rough, &self.vision.cal.reference, image) {
+            Ok(r) => (
+                r.profile,
+                format!(
+                    "{evidence}, then the whole table aligned ({:.0} % of it agrees)",
+                    r.alignment.inlier_share * 100.0
+                ),
+            ),
+            Err(e) if certain => {
+                tracing::debug!("dense re-registration failed: {e}");
+                (
+                    rough,
+                    format!("{evidence}; the table could not be aligned in full ({e})"),
+                )
+            }
+            Err(e) => {
+                self.reregistration = Some(format!(
+                    "re-registration failed ({evidence} at best, and the table could not be aligned: {e}): re-calibrate"
+                ));
+                return;
+            }
         };
         let base_size = self.base.frame_size();
         let mut base = LiveCalibration {
