@@ -1045,3 +1045,81 @@ fn teach_a_piece_shown_alone_and_store_it_in_the_profile() {
     assert!(p.taught.contains_key("gold"), "stored in the profile");
     assert!(has_text(&h, "gold  (taught)"));
 }
+
+/// A live referee's snapshot of a settled table whose ink die shows `top` with `confidence`.
+fn die_seen(top: &str, confidence: f64) -> octoref::live::LiveSnapshot {
+    let frame: octoref::referee::FrameReport = serde_json::from_value(serde_json::json!({
+        "image": "camera",
+        "ocean": {"polygon_mm": [[0, 0], [800, 0], [800, 600], [0, 600]]},
+        "pieces": [
+            {"id": "p8", "piece": "ink_die", "top": top, "center_mm": [900, 100], "confidence": confidence}
+        ]
+    }))
+    .unwrap();
+    octoref::live::LiveSnapshot {
+        latest: Some(frame.clone()),
+        committed: Some(octoref::vision::tracking::Commit {
+            seq: 7,
+            measured_seq: 7,
+            frame,
+            digest: Default::default(),
+            changes: Default::default(),
+        }),
+        settling: false,
+        ..Default::default()
+    }
+}
+
+fn last_drop_top(h: &Harness<'_, OctorefApp>) -> Option<octoref::games::crash_octopus::DieTop> {
+    match h.state().table().session().unwrap().record().events.last() {
+        Some(octoref::games::crash_octopus::Event::Drop(d)) => d.top,
+        other => panic!("the last event is not a drop: {other:?}"),
+    }
+}
+
+#[test]
+fn the_cameras_die_colour_prefills_the_question_and_one_click_confirms_or_overrides_it() {
+    use octoref::games::crash_octopus::DieTop;
+    let dir = tempfile::tempdir().unwrap();
+    with_draft(
+        dir.path(),
+        "BKBBBB",
+        &[PlayerColor::Orange, PlayerColor::Green, PlayerColor::Blue],
+    );
+    let mut h = app_in(dir.path());
+    start_game(&mut h);
+    click(&mut h, "Loaded the gold");
+    click(&mut h, "Loaded the gem");
+    assert!(has_text(&h, "octopus attack!"));
+    // The camera reads red on the die, sure of it, on a settled table.
+    h.state_mut()
+        .table_mut()
+        .camera_sees(Some(&die_seen("red", 0.95)));
+    // Blue's die hits no ship: the question comes pre-filled with the camera's colour.
+    click(&mut h, "Record the drop (then the die's colour)");
+    assert!(has_text(
+        &h,
+        "blue's ink die hit no ship. The camera reads red on top"
+    ));
+    assert_eq!(saved_events(&h), 2);
+    click(&mut h, "Confirm red: move a head");
+    assert_eq!(saved_events(&h), 3);
+    assert_eq!(last_drop_top(&h), Some(DieTop::Red));
+    // Orange's die: the camera still reads red, the players see black and override it.
+    click(&mut h, "Record the drop (then the die's colour)");
+    assert!(has_text(&h, "The camera reads red"));
+    click(&mut h, "No, it's black: move a tentacle");
+    assert_eq!(saved_events(&h), 4);
+    assert_eq!(last_drop_top(&h), Some(DieTop::Black));
+    // Green's die while the table is still moving: the camera's colour is offered as a guess,
+    // and the Yes key (the first button) takes it.
+    let mut moving = die_seen("black", 0.95);
+    moving.settling = true;
+    h.state_mut().table_mut().camera_sees(Some(&moving));
+    click(&mut h, "Record the drop (then the die's colour)");
+    assert!(has_text(&h, "The camera thinks black, but is not sure"));
+    h.key_press(egui::Key::Y);
+    h.run();
+    assert_eq!(saved_events(&h), 5);
+    assert_eq!(last_drop_top(&h), Some(DieTop::Black));
+}

@@ -943,8 +943,9 @@ const SIGKILL_LOG_ENV: &str = "OCTOREF_SIGKILL_LOG";
 const SIGKILL_EVENTS: usize = 200;
 
 /// The child of `a_game_killed_mid_play_resumes_exactly_where_it_was`: plays the script through
-/// the app's session code (apply, then flush as `App::logic` does) and prints each saved count.
-/// Does nothing unless the parent set the log path.
+/// the app's session code (apply, then flush as `App::logic` does), one event per line the
+/// parent sends (so the parent, not the child's speed, decides where in the game the kill
+/// lands), and prints each saved count. Does nothing unless the parent set the log path.
 #[test]
 #[ignore = "the child process of the SIGKILL test"]
 fn sigkill_child() {
@@ -963,7 +964,11 @@ fn sigkill_child() {
     session.flush();
     let done = session.record().events.len();
     let mut out = std::io::stdout();
+    let mut go = std::io::BufRead::lines(std::io::stdin().lock());
     for e in script_events(SIGKILL_EVENTS).into_iter().skip(done) {
+        if !matches!(go.next(), Some(Ok(_))) {
+            return;
+        }
         session.apply(e).unwrap();
         session.flush();
         assert!(session.save_error().is_none());
@@ -974,7 +979,7 @@ fn sigkill_child() {
 
 #[test]
 fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
-    use std::io::{BufRead, BufReader};
+    use std::io::{BufRead, BufReader, Write};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("game.json");
     let all = script_events(SIGKILL_EVENTS);
@@ -989,6 +994,7 @@ fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
                 "--test-threads=1",
             ])
             .env(SIGKILL_LOG_ENV, &path)
+            .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -999,18 +1005,26 @@ fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
             .wrapping_add(1442695040888963407);
         let wait_saves = 1 + (seed >> 33) % 12;
         let mut acked = 0usize;
+        let mut go = child.stdin.take().unwrap();
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let mut seen = 0;
         while seen < wait_saves {
-            match lines.next() {
-                Some(Ok(l)) if l.starts_with("saved ") => {
-                    acked = l[6..].trim().parse().unwrap();
-                    seen += 1;
+            writeln!(go, "next").unwrap();
+            loop {
+                match lines.next() {
+                    // (libtest prints "test sigkill_child ... " before the first line.)
+                    Some(Ok(l)) if l.contains("saved ") => {
+                        acked = l[l.find("saved ").unwrap() + 6..].trim().parse().unwrap();
+                        seen += 1;
+                        break;
+                    }
+                    Some(Ok(_)) => {}
+                    other => panic!("round {round}: the child stopped: {other:?}"),
                 }
-                Some(_) => {}
-                None => break,
             }
         }
+        // One more event under way (applied, maybe mid-write) when the kill lands.
+        writeln!(go, "next").unwrap();
         std::thread::sleep(Duration::from_micros((seed >> 40) % 3000));
         // SIGKILL: no destructor, no flush, no chance to finish a write.
         let pid = child.id().to_string();
@@ -1025,11 +1039,13 @@ fn a_game_killed_mid_play_resumes_exactly_where_it_was() {
             "round {round}: never a half-written file: {report:?}"
         );
         let kept = &session.record().events;
+        // Mid-game: every acknowledged event is on disk, and at most the one under way besides.
         assert!(
-            kept.len() >= acked,
+            kept.len() >= acked && kept.len() <= acked + 1,
             "round {round}: {} events on disk, {acked} acknowledged",
             kept.len()
         );
+        assert!(kept.len() < SIGKILL_EVENTS, "round {round}: killed mid-game");
         assert_eq!(
             kept[..],
             all[..kept.len()],

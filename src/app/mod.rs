@@ -317,6 +317,7 @@ impl OctorefApp {
         self.referee = None;
         self.referee_profile = None;
         self.snapshot = None;
+        self.table.camera_sees(None);
         self.sent_context = None;
         self.demo = self.live.demo().cloned().map(DemoTable::new);
         // The players' own game in progress comes first; else the demo's.
@@ -724,6 +725,10 @@ impl eframe::App for OctorefApp {
             }
         }
         self.ask_from_camera();
+        // The die question is pre-filled from a real camera only (the demo shows another table).
+        if self.demo.is_none() && self.referee.is_some() {
+            self.table.camera_sees(self.snapshot.as_deref());
+        }
         self.status.source = self.live.source_words();
         self.status.fps = self.live.fps();
         self.status.analysis_ms = self.live.analysis_ms();

@@ -1,9 +1,11 @@
 //! The live referee ([`crate::live::LiveReferee`]) in the camera's pipeline slot: frames go to
 //! its worker, the newest snapshot is taken once per UI frame. Vision never runs on the UI thread.
 
+use super::crash_octopus::questions::CameraDie;
 use crate::capture::Frame;
 use crate::live::{LiveReferee, LiveSnapshot};
 use crate::referee::FrameReport;
+use crate::table::PieceKind;
 use std::sync::Arc;
 
 #[derive(Debug)]
@@ -43,4 +45,28 @@ pub fn needs_calibration(f: &crate::live::LiveFault) -> bool {
         f,
         crate::live::LiveFault::ViewMoved | crate::live::LiveFault::ResolutionChanged { .. }
     )
+}
+
+/// What the camera reads on top of the ink die: from the committed reading when the table is
+/// settled and no fault pauses rulings (then [`CameraDie::settled`]), else from the latest
+/// frame's reading. `None` when no die with a readable top is in view.
+pub fn camera_die(snapshot: &LiveSnapshot) -> Option<CameraDie> {
+    let settled = !snapshot.settling && !snapshot.rulings_paused;
+    let (reading, settled) = match (&snapshot.committed, &snapshot.latest) {
+        (Some(c), _) if settled => (&c.frame, true),
+        (_, Some(latest)) => (latest, false),
+        (Some(c), None) => (&c.frame, false),
+        (None, None) => return None,
+    };
+    reading
+        .pieces
+        .iter()
+        .filter(|p| p.piece == PieceKind::InkDie)
+        .filter_map(|p| p.top.map(|top| (top, p.confidence)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(top, confidence)| CameraDie {
+            top,
+            confidence,
+            settled,
+        })
 }

@@ -405,6 +405,42 @@ mod tests {
     }
 
     #[test]
+    fn a_new_homography_gets_the_pose_that_explains_it() {
+        let profile = crate::capture::demo::shipped_demo_profile().unwrap();
+        let cam = profile.camera.clone().unwrap();
+        // The camera bumped: turned 1.5 degrees about a slanted axis and moved 12 mm.
+        let turn = Rotation3::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(0.3, -0.8, 0.5)),
+            1.5_f64.to_radians(),
+        );
+        let r = turn * cam.pose.rotation();
+        let c = cam.pose.camera_centre();
+        let centre = Vector3::new(c.x + 8.0, c.y - 6.0, c.z + 6.0);
+        let moved = crate::table::Camera {
+            intrinsics: cam.intrinsics.clone(),
+            pose: Pose::from_rotation(&r, -(r * centre)),
+        };
+        let h = *moved.table_homography().matrix();
+        let out = profile_with_homography(&profile, &h).unwrap();
+        let pose = &out.camera.as_ref().unwrap().pose;
+        for i in 0..3 {
+            assert!(
+                (pose.rvec[i] - moved.pose.rvec[i]).abs() < 1e-6,
+                "{pose:?} {:?}",
+                moved.pose
+            );
+            assert!(
+                (pose.tvec[i] - moved.pose.tvec[i]).abs() < 1e-3,
+                "{pose:?} {:?}",
+                moved.pose
+            );
+        }
+        let p = PointMm::new(120.0, -60.0);
+        let px = moved.project_table(p).unwrap();
+        assert!(out.px_to_mm(px).unwrap().distance(p) < 1e-6);
+    }
+
+    #[test]
     fn a_correction_moves_table_points_to_where_the_pixels_are() {
         let profile = crate::capture::demo::shipped_demo_profile().unwrap();
         // The view shows every point 5 mm further along x than the profile thinks.

@@ -34,7 +34,12 @@ impl Table {
             return;
         };
         let id = q.id;
-        if let Some(choice) = q.choices(game).into_iter().find(|c| pick(&c.answer)) {
+        let camera = self.camera_die();
+        if let Some(choice) = q
+            .choices_with(game, camera.as_ref())
+            .into_iter()
+            .find(|c| pick(&c.answer))
+        {
             self.answer(id, &choice.answer);
         }
     }
@@ -229,15 +234,16 @@ impl Table {
 
     fn questions_ui(&mut self, ui: &mut Ui, game: &Game) {
         let mut answered = None;
+        let camera = self.camera_die();
         for q in self.questions.iter() {
             card(ui, style::WARNING_AMBER, |ui| {
                 let who = match q.origin {
                     Origin::Players => "",
                     Origin::Vision => " (seen by the camera)",
                 };
-                ui.label(RichText::new(format!("{}{who}", q.prompt())).strong());
+                ui.label(RichText::new(format!("{}{who}", q.prompt_with(camera.as_ref()))).strong());
                 ui.horizontal_wrapped(|ui| {
-                    for c in q.choices(game) {
+                    for c in q.choices_with(game, camera.as_ref()) {
                         if ui.button(&c.label).clicked() {
                             answered = Some((q.id, c.answer.clone()));
                         }

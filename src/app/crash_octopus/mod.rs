@@ -34,6 +34,8 @@ pub struct Table {
     recovery: Option<RecoveryReport>,
     /// The saved game could not be resumed at all.
     resume_error: Option<String>,
+    /// What the camera last read on top of the ink die (pre-fills the die question).
+    camera_die: Option<questions::CameraDie>,
 }
 
 impl Table {
@@ -135,6 +137,16 @@ impl Table {
     }
 
     /// Adds a question for the players (from the players' own forms, or from the camera pipeline).
+    /// Takes what the live referee reads on the ink die (`None`: no camera, or no die in view).
+    pub fn camera_sees(&mut self, snapshot: Option<&crate::live::LiveSnapshot>) {
+        self.camera_die = snapshot.and_then(crate::app::referee_link::camera_die);
+    }
+
+    /// What the camera reads on top of the ink die, if anything.
+    pub fn camera_die(&self) -> Option<questions::CameraDie> {
+        self.camera_die
+    }
+
     pub fn ask(&mut self, kind: QuestionKind, origin: Origin) -> u64 {
         self.questions.ask(kind, origin)
     }

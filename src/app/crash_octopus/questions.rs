@@ -3,12 +3,58 @@
 //!
 //! Questions wait in a [`QuestionQueue`], oldest first. Each offers its [`Choice`]s; the chosen
 //! [`Answer`] resolves to an event for the rules (a load, a drop), a note for the log on screen, or
-//! nothing. Who asks: the players themselves (a drop whose die top is still to be read), and later
-//! the camera pipeline (a load seen on a ship, two treasures too close to call, the die's colour
-//! when its faces could not be told apart).
+//! nothing. Who asks: the players themselves (a drop whose die top is still to be read), and the
+//! camera pipeline (a load seen on a ship, two treasures too close to call).
+//!
+//! When the camera reads the ink die ([`CameraDie`]), the die question is pre-filled with its
+//! colour: the first button confirms it, the second overrides it, one click either way. The
+//! camera never answers alone: the drop is recorded only when a player clicks.
 
 use crate::games::crash_octopus::{DieTop, Event, Flick, Game, InkDrop, PlayerColor, TreasureType};
 use std::collections::VecDeque;
+
+/// A camera reading this confident of the ink die, on a settled table, is said plainly ("the
+/// camera reads red"); below it, or while the table moves, it is offered as a guess to check.
+pub const CAMERA_DIE_SURE: f64 = 0.8;
+
+/// What the camera reads on top of the ink die (from the live referee's reading).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraDie {
+    pub top: DieTop,
+    /// Vision's confidence in the die (0..1).
+    pub confidence: f64,
+    /// From the settled, committed reading (not a frame in passing, hands in view).
+    pub settled: bool,
+}
+
+impl CameraDie {
+    /// Settled and at least [`CAMERA_DIE_SURE`] confident.
+    pub fn sure(&self) -> bool {
+        self.settled && self.confidence >= CAMERA_DIE_SURE
+    }
+}
+
+fn colour_word(top: DieTop) -> &'static str {
+    match top {
+        DieTop::Black => "black",
+        DieTop::Red => "red",
+    }
+}
+
+/// What the rules do with this colour (the drop's consequence, for the button).
+fn colour_effect(top: DieTop) -> &'static str {
+    match top {
+        DieTop::Black => "move a tentacle",
+        DieTop::Red => "move a head",
+    }
+}
+
+fn other(top: DieTop) -> DieTop {
+    match top {
+        DieTop::Black => DieTop::Red,
+        DieTop::Red => DieTop::Black,
+    }
+}
 
 /// Who raised a question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +128,27 @@ pub enum Resolution {
 impl Question {
     /// The question in plain words.
     pub fn prompt(&self) -> String {
+        self.prompt_with(None)
+    }
+
+    /// The question in plain words, with what the camera reads on the die (die questions only).
+    pub fn prompt_with(&self, camera: Option<&CameraDie>) -> String {
+        match (&self.kind, camera) {
+            (QuestionKind::DieTop { drop }, Some(c)) if c.sure() => format!(
+                "{}'s ink die hit no ship. The camera reads {} on top: confirm, or say what it is.",
+                drop.player,
+                colour_word(c.top)
+            ),
+            (QuestionKind::DieTop { drop }, Some(c)) => format!(
+                "{}'s ink die hit no ship. Which colour is on top? The camera thinks {}, but is not sure: look at the die.",
+                drop.player,
+                colour_word(c.top)
+            ),
+            _ => self.plain_prompt(),
+        }
+    }
+
+    fn plain_prompt(&self) -> String {
         match &self.kind {
             QuestionKind::LoadSeen { player, treasure } => {
                 format!("A {treasure} seems to have landed on {player}'s ship. Did {player} load it?")
@@ -98,6 +165,40 @@ impl Question {
 
     /// The buttons to offer, given the game as it stands.
     pub fn choices(&self, game: &Game) -> Vec<Choice> {
+        self.choices_with(game, None)
+    }
+
+    /// The buttons to offer, with what the camera reads on the die: for a die question the first
+    /// button confirms the camera's colour and the second overrides it.
+    pub fn choices_with(&self, game: &Game, camera: Option<&CameraDie>) -> Vec<Choice> {
+        match (&self.kind, camera) {
+            (QuestionKind::DieTop { .. }, Some(c)) => vec![
+                Choice {
+                    label: format!("Confirm {}: {}", colour_word(c.top), colour_effect(c.top)),
+                    answer: Answer::Die(Some(c.top)),
+                },
+                Choice {
+                    label: format!(
+                        "No, it's {}: {}",
+                        colour_word(other(c.top)),
+                        colour_effect(other(c.top))
+                    ),
+                    answer: Answer::Die(Some(other(c.top))),
+                },
+                Choice {
+                    label: "Can't tell: the roll is invalid".into(),
+                    answer: Answer::Die(None),
+                },
+                Choice {
+                    label: "Cancel this drop".into(),
+                    answer: Answer::Dismiss,
+                },
+            ],
+            _ => self.plain_choices(game),
+        }
+    }
+
+    fn plain_choices(&self, game: &Game) -> Vec<Choice> {
         match &self.kind {
             QuestionKind::LoadSeen { player, treasure } => {
                 let mut v = vec![Choice {
@@ -297,6 +398,73 @@ mod tests {
                 ..drop
             }))
         );
+    }
+
+    #[test]
+    fn the_cameras_die_colour_is_offered_first_and_can_be_overridden() {
+        let drop = InkDrop {
+            player: Orange,
+            hit_ship: None,
+            toppled: vec![],
+            top: None,
+            head: None,
+            stolen: vec![],
+        };
+        let q = Question {
+            id: 1,
+            kind: QuestionKind::DieTop { drop: drop.clone() },
+            origin: Origin::Players,
+        };
+        let sure = CameraDie {
+            top: DieTop::Red,
+            confidence: 0.95,
+            settled: true,
+        };
+        assert!(q.prompt_with(Some(&sure)).contains("The camera reads red"));
+        let choices = q.choices_with(&game(), Some(&sure));
+        assert_eq!(choices[0].label, "Confirm red: move a head");
+        assert_eq!(choices[0].answer, Answer::Die(Some(DieTop::Red)));
+        assert_eq!(choices[1].label, "No, it's black: move a tentacle");
+        assert_eq!(
+            q.resolve(&choices[1].answer),
+            Resolution::Event(Event::Drop(InkDrop {
+                top: Some(DieTop::Black),
+                ..drop
+            }))
+        );
+        // Unsure (moving table, or low confidence): still pre-filled, but said as a guess.
+        for unsure in [
+            CameraDie {
+                settled: false,
+                ..sure
+            },
+            CameraDie {
+                confidence: 0.5,
+                ..sure
+            },
+        ] {
+            assert!(!unsure.sure());
+            let p = q.prompt_with(Some(&unsure));
+            assert!(p.contains("thinks red") && p.contains("not sure"), "{p}");
+            assert_eq!(
+                q.choices_with(&game(), Some(&unsure))[0].answer,
+                Answer::Die(Some(DieTop::Red))
+            );
+        }
+        // No camera: the plain question, black first as before.
+        assert_eq!(q.prompt_with(None), q.prompt());
+        assert_eq!(q.choices_with(&game(), None), q.choices(&game()));
+        assert_eq!(q.choices(&game())[0].label, "Black: move a tentacle");
+        // Other questions ignore the die reading.
+        let load = Question {
+            id: 2,
+            kind: QuestionKind::LoadSeen {
+                player: Orange,
+                treasure: Gold,
+            },
+            origin: Origin::Vision,
+        };
+        assert_eq!(load.choices_with(&game(), Some(&sure)), load.choices(&game()));
     }
 
     #[test]
