@@ -170,6 +170,12 @@ fn main() -> anyhow::Result<()> {
                     &labels_out[..3]
                 );
             }
+            if std::env::var_os("PROBE_SHIPS").is_some() {
+                for t in f.truth.pieces.iter().filter(|p| matches!(p.report.piece, octoref::table::PieceKind::Ship | octoref::table::PieceKind::Anchor)) {
+                    let d = report.pieces.iter().filter(|d| d.piece == t.report.piece && d.color == t.report.color).min_by(|a, b| a.center_mm.distance(t.report.center_mm).total_cmp(&b.center_mm.distance(t.report.center_mm)));
+                    println!("   truth {:?} {:?} at ({:.1},{:.1}) angle {:?} | det {:?}", t.report.piece, t.report.color, t.report.center_mm.x, t.report.center_mm.y, t.report.angle_deg, d.map(|d| (d.center_mm.x, d.center_mm.y, d.angle_deg)));
+                }
+            }
             for m in &score.misses {
                 let mut why = String::new();
                 if m.what == "missed"

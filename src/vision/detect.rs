@@ -490,22 +490,11 @@ impl Detector {
             let fit = if model.seen_by_top {
                 match self.placed_by_top(region, model, map, view, explained, &fit) {
                     Some(f) => f,
-                    None => {
-                        if std::env::var_os("OCTOREF_DEBUG_FIT").is_some() {
-                            eprintln!("DBG {} no top near ({:.1},{:.1})", model.name, fit.pose.center_mm.x, fit.pose.center_mm.y);
-                        }
-                        continue;
-                    }
+                    None => continue,
                 }
             } else {
                 fit
             };
-            if std::env::var_os("OCTOREF_DEBUG_FIT").is_some() {
-                eprintln!(
-                    "DBG {} own {} at ({:.1},{:.1}) gain {:.1} q {:.3} min {:.3}",
-                    model.name, own.len(), fit.pose.center_mm.x, fit.pose.center_mm.y, fit.gain, fit.quality(), model.min_quality.max(quality_floor)
-                );
-            }
             if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
                 continue;
             }
