@@ -26,7 +26,18 @@ fn main() -> anyhow::Result<()> {
         scenes: 30,
         ..BenchConfig::default()
     };
-    let specs = scene_specs(&config);
+    let mut specs = scene_specs(&config);
+    // PROBE_SPEC=seed,players,tilt: a scene as the unit tests build it (no lens distortion).
+    if let Some((seed, players, tilt)) = std::env::var("PROBE_SPEC").ok().and_then(|v| {
+        let p: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+        (p.len() == 3).then(|| (p[0] as u64, p[1] as u8, p[2]))
+    }) {
+        let mut spec = octoref::synth::SceneSpec::new(seed, players);
+        spec.resolution = Some(octoref::synth::Resolution::HD);
+        spec.tilt_deg = Some(tilt);
+        spec.distortion = Some(false);
+        specs = vec![spec];
+    }
     let catalog = Catalog::default_catalog();
     for seed in seeds {
         let Some(spec) = specs.iter().find(|s| s.seed == seed) else {
@@ -171,9 +182,30 @@ fn main() -> anyhow::Result<()> {
                 );
             }
             if std::env::var_os("PROBE_SHIPS").is_some() {
-                for t in f.truth.pieces.iter().filter(|p| matches!(p.report.piece, octoref::table::PieceKind::Ship | octoref::table::PieceKind::Anchor)) {
-                    let d = report.pieces.iter().filter(|d| d.piece == t.report.piece && d.color == t.report.color).min_by(|a, b| a.center_mm.distance(t.report.center_mm).total_cmp(&b.center_mm.distance(t.report.center_mm)));
-                    println!("   truth {:?} {:?} at ({:.1},{:.1}) angle {:?} | det {:?}", t.report.piece, t.report.color, t.report.center_mm.x, t.report.center_mm.y, t.report.angle_deg, d.map(|d| (d.center_mm.x, d.center_mm.y, d.angle_deg)));
+                for t in f.truth.pieces.iter().filter(|p| {
+                    matches!(
+                        p.report.piece,
+                        octoref::table::PieceKind::Ship | octoref::table::PieceKind::Anchor
+                    )
+                }) {
+                    let d = report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.piece == t.report.piece && d.color == t.report.color)
+                        .min_by(|a, b| {
+                            a.center_mm
+                                .distance(t.report.center_mm)
+                                .total_cmp(&b.center_mm.distance(t.report.center_mm))
+                        });
+                    println!(
+                        "   truth {:?} {:?} at ({:.1},{:.1}) angle {:?} | det {:?}",
+                        t.report.piece,
+                        t.report.color,
+                        t.report.center_mm.x,
+                        t.report.center_mm.y,
+                        t.report.angle_deg,
+                        d.map(|d| (d.center_mm.x, d.center_mm.y, d.angle_deg))
+                    );
                 }
             }
             for m in &score.misses {
