@@ -4,6 +4,7 @@
 //! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
 //! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
 //! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
+#![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
 use octoref::table::Catalog;
@@ -121,10 +122,7 @@ fn main() -> anyhow::Result<()> {
                         }
                     }
                 }
-                for p in 0..region.len() {
-                    if !inside[p] {
-                        continue;
-                    }
+                for (p, _) in inside.iter().enumerate().filter(|(_, i)| **i) {
                     let Ok(r) = sc
                         .reference
                         .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
@@ -208,6 +206,25 @@ fn main() -> anyhow::Result<()> {
                     );
                 }
             }
+            for t in f
+                .truth
+                .pieces
+                .iter()
+                .filter(|p| p.report.piece == octoref::table::PieceKind::InkDie)
+            {
+                let d = report
+                    .pieces
+                    .iter()
+                    .find(|d| d.piece == t.report.piece && d.center_mm.distance(t.report.center_mm) < 20.0);
+                if let Some(d) = d
+                    && d.top != t.report.top
+                {
+                    println!(
+                        "  die top wrong: truth {:?} read {:?} at ({:.1},{:.1})",
+                        t.report.top, d.top, t.report.center_mm.x, t.report.center_mm.y
+                    );
+                }
+            }
             for m in &score.misses {
                 let mut why = String::new();
                 if m.what == "missed"
@@ -231,15 +248,14 @@ fn main() -> anyhow::Result<()> {
                     let mut sr = [0.0f32; 3];
                     let w = region.width;
                     for_each_inside(&region, &sil.polygons, |p| {
-                        if region.labels[p] == Label::Shadow {
-                            if let Ok(r) = sc
+                        if region.labels[p] == Label::Shadow
+                            && let Ok(r) = sc
                                 .reference
                                 .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
-                            {
-                                for c in 0..3 {
-                                    sf[c] += region.bgr[p][c];
-                                    sr[c] += r[c] as f32;
-                                }
+                        {
+                            for c in 0..3 {
+                                sf[c] += region.bgr[p][c];
+                                sr[c] += r[c] as f32;
                             }
                         }
                         n += 1;
@@ -330,12 +346,12 @@ fn main() -> anyhow::Result<()> {
                     0,
                 )?;
             }
-            imgcodecs::imwrite_def(&format!("/tmp/probe_{seed}_{fi}.png"), &view)?;
-            imgcodecs::imwrite_def(&format!("/tmp/probe_{seed}_{fi}_raw.jpg"), &f.image)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}.png"), &view)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}_raw.jpg"), &f.image)?;
             let full = opencv::core::Rect::new(0, 0, grid.width as i32, grid.height as i32);
             let fine = an.rectification().fine_view(&f.image, full)?;
-            imgcodecs::imwrite_def(&format!("/tmp/probe_{seed}_{fi}_fine.png"), &fine)?;
-            imgcodecs::imwrite_def(&format!("/tmp/probe_{seed}_ref.png"), &sc.reference)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}_fine.png"), &fine)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_ref.png"), &sc.reference)?;
         }
     }
     Ok(())
