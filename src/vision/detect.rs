@@ -12,7 +12,7 @@
 //! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
 
 use super::colour::ColourSet;
-use super::fit::{Fit, fit_pose, refine_pose};
+use super::fit::{Fit, fit_pose, refine_pose, score_at};
 use super::labels::Label;
 use super::raster::{ScoreScratch, WeightMap};
 use super::region::Region;
@@ -64,6 +64,12 @@ const PRUNE_AREA_SHARE_TABLE_LIKE: f64 = 0.12;
 const WINDOW_MARGIN_MM: f64 = 6.0;
 /// Most pieces one region may hold (a guard against runaway loops).
 const MAX_PIECES_PER_REGION: usize = 64;
+/// A piece seen by its top (see [`Model::seen_by_top`]) must show its top's colour over at
+/// least this share of the top's area.
+const MIN_TOP_SHARE: f64 = 0.35;
+/// Height of the visible middle of such a top, as a share of the piece's height (the captain's
+/// hat: brim at 0.80-0.84, crown up to 1).
+const TOP_SEEN_AT: f64 = 0.9;
 
 /// A catalog entry ready for fitting.
 #[derive(Debug, Clone)]
@@ -95,6 +101,12 @@ pub struct Model {
     pub min_quality: f64,
     /// How many the box holds (at most this many are reported per frame).
     pub count: u32,
+    /// The piece's main colour looks like the table and its second colour is its top (the
+    /// captain's white body and navy hat on a pale table): it is found and placed by its top,
+    /// whose apparent centre lies above the footprint centre along the camera's lean.
+    pub seen_by_top: bool,
+    /// Area of that top seen from above, mm² (its widest section).
+    pub top_area_mm2: f64,
 }
 
 impl Model {
@@ -141,7 +153,24 @@ impl Model {
                 MIN_QUALITY
             },
             count: entry.count,
+            seen_by_top: false,
+            top_area_mm2: 0.0,
         }
+        .with_top(table_like && secondary.0 != 0)
+    }
+
+    fn with_top(mut self, on: bool) -> Self {
+        let top = self.solid.parts.last().map(|part| {
+            part.sections
+                .iter()
+                .map(|s| PolygonMm::new(s.outline.clone()).area().abs())
+                .fold(0.0, f64::max)
+        });
+        if let Some(area) = top.filter(|&a| on && a > 0.0 && self.solid.parts.len() > 1) {
+            self.seen_by_top = true;
+            self.top_area_mm2 = area;
+        }
+        self
     }
 
     /// Makes the piece `scale` times the catalog's size (a real set's piece, taught).
@@ -160,6 +189,7 @@ impl Model {
         }
         self.solid.height_mm *= k;
         self.footprint_area_mm2 *= k * k;
+        self.top_area_mm2 *= k * k;
         self.scale = scale;
     }
 
@@ -336,6 +366,9 @@ impl Detector {
                 continue;
             }
             let model = &models[detections[k].model];
+            if model.seen_by_top {
+                continue;
+            }
             let win = window_around(region, &detections[k].fit.silhouette, WINDOW_MARGIN_MM);
             let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
             if let Some(f) = refine_pose(
@@ -454,6 +487,14 @@ impl Detector {
             ) else {
                 continue;
             };
+            let fit = if model.seen_by_top {
+                match self.placed_by_top(region, model, map, view, explained, &fit) {
+                    Some(f) => f,
+                    None => continue,
+                }
+            } else {
+                fit
+            };
             if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
                 continue;
             }
@@ -463,10 +504,53 @@ impl Detector {
         }
         let (mi, fit, key) = best?;
         let model = &models[mi];
+        if model.seen_by_top {
+            return Some((mi, fit));
+        }
         let refined = maps
             .get(&key)
             .and_then(|map| refine_pose(&model.solid, map, view, fit.pose, model.round, &mut self.scratch));
         Some((mi, refined.unwrap_or(fit)))
+    }
+
+    /// A piece seen by its top, placed by it: the unexplained pixels of its second colour
+    /// inside and around `fit`'s silhouette are its top, seen [`TOP_SEEN_AT`] of its height up;
+    /// `None` when too few of them show.
+    fn placed_by_top(
+        &mut self,
+        region: &Region,
+        model: &Model,
+        map: &WeightMap,
+        view: &Viewpoint,
+        explained: &[u16],
+        fit: &Fit,
+    ) -> Option<Fit> {
+        let win = window_around(region, &fit.silhouette, WINDOW_MARGIN_MM);
+        let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
+        for j in win.y0..win.y1 {
+            for i in win.x0..win.x1 {
+                let p = j * region.width + i;
+                if explained[p] == 0
+                    && region.labels[p] == Label::Piece
+                    && model.secondary.contains_any(region.colours[p].compatible)
+                {
+                    let q = region.px_to_mm(i as f64, j as f64);
+                    sx += q.x;
+                    sy += q.y;
+                    n += 1;
+                }
+            }
+        }
+        let px_area = region.mm_per_px * region.mm_per_px;
+        if (n as f64) * px_area < MIN_TOP_SHARE * model.top_area_mm2 {
+            return None;
+        }
+        let seen = PointMm::new(sx / n as f64, sy / n as f64);
+        let pose = Pose2 {
+            center_mm: view.below(seen, fit.pose.base_mm + TOP_SEEN_AT * model.solid.height_mm),
+            ..fit.pose
+        };
+        score_at(&model.solid, map, view, pose, &mut self.scratch)
     }
 
     /// Treasures standing on a ship's deck or on the island: fitted again at that height (a

@@ -201,6 +201,28 @@ pub fn refine_pose(
     })
 }
 
+/// The fit of `solid` exactly at `pose` (no search): for a pose found another way.
+pub fn score_at(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    pose: Pose2,
+    scratch: &mut ScoreScratch,
+) -> Option<Fit> {
+    let silhouette = Silhouette::of(solid, &pose, view);
+    if silhouette.polygons.is_empty() {
+        return None;
+    }
+    let gain = map.score(&silhouette.polygons, PointMm::default(), scratch);
+    let area = area_px(&silhouette, map);
+    Some(Fit {
+        pose,
+        gain,
+        area_px: area,
+        silhouette,
+    })
+}
+
 const FOUR: [(f64, f64); 4] = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)];
 
 /// Pattern search over the translation of a silhouette computed at `pose - offset` (it is moved,

@@ -12,7 +12,7 @@
 
 use super::VisionError;
 use super::colour::{Palette, PixelColours};
-use super::labels::{Balance, Label, label};
+use super::labels::{Balance, Label, label_tinted};
 use super::rectify::Rectification;
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
@@ -119,7 +119,9 @@ pub fn blur(src: &Mat) -> Result<Mat, VisionError> {
 /// rectangles to look at.
 pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
     let view = blur(coarse_view)?;
-    let balance = Balance::estimate(&view, input.reference, input.balance_mask).unwrap_or_default();
+    let balance = Balance::estimate(&view, input.reference, input.balance_mask)
+        .unwrap_or_default()
+        .with_shadow_tint(&view, input.reference, input.balance_mask);
     let rows = view.rows();
     let cols = view.cols();
     let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
@@ -134,7 +136,11 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
                 Label::Outside as u8
             } else {
                 let rp = r[x];
-                label(balance.apply(f[x]), [rp[0] as f32, rp[1] as f32, rp[2] as f32]) as u8
+                label_tinted(
+                    balance.apply(f[x]),
+                    [rp[0] as f32, rp[1] as f32, rp[2] as f32],
+                    balance.shadow_tint,
+                ) as u8
             };
         }
         let c = change.at_row_mut::<u8>(y)?;
@@ -329,7 +335,11 @@ pub fn fine_region(
             let fp = balance.apply(f[x]);
             let rp = [r[x][0] as f32, r[x][1] as f32, r[x][2] as f32];
             let rs = rp[0] + rp[1] + rp[2];
-            let l = if u[x] == 0 { Label::Outside } else { label(fp, rp) };
+            let l = if u[x] == 0 {
+                Label::Outside
+            } else {
+                label_tinted(fp, rp, balance.shadow_tint)
+            };
             let c = if l == Label::Piece {
                 let w = input.white;
                 input

@@ -1,0 +1,358 @@
+//! Looks at the bench's scenes one by one: what vision missed or added, and why.
+//!
+//! `cargo run --release --example vision_probe -- SEED [SEED...]` renders the bench's scene for
+//! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
+//! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
+//! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
+#![allow(clippy::print_stdout)] // a developer's tool: its output is the point
+
+use octoref::referee::GameContext;
+use octoref::table::Catalog;
+use octoref::vision::analyzer::Analyzer;
+use octoref::vision::bench::{BenchConfig, scene_specs};
+use octoref::vision::detect::for_each_inside;
+use octoref::vision::evaluate::{score_frame, truth_report};
+use octoref::vision::labels::Label;
+use octoref::vision::synthetic::prepare;
+use octoref::vision::taught::TaughtModels;
+use octoref::vision::view::{Pose2, Silhouette};
+use opencv::core::{Point, Scalar, Vector};
+use opencv::imgcodecs;
+use opencv::imgproc;
+use opencv::prelude::*;
+
+fn main() -> anyhow::Result<()> {
+    let seeds: Vec<u64> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
+    let config = BenchConfig {
+        scenes: 30,
+        ..BenchConfig::default()
+    };
+    let mut specs = scene_specs(&config);
+    // PROBE_SPEC=seed,players,tilt: a scene as the unit tests build it (no lens distortion).
+    if let Some((seed, players, tilt)) = std::env::var("PROBE_SPEC").ok().and_then(|v| {
+        let p: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+        (p.len() == 3).then(|| (p[0] as u64, p[1] as u8, p[2]))
+    }) {
+        let mut spec = octoref::synth::SceneSpec::new(seed, players);
+        spec.resolution = Some(octoref::synth::Resolution::HD);
+        spec.tilt_deg = Some(tilt);
+        spec.distortion = Some(false);
+        specs = vec![spec];
+    }
+    let catalog = Catalog::default_catalog();
+    for seed in seeds {
+        let Some(spec) = specs.iter().find(|s| s.seed == seed) else {
+            println!("seed {seed}: not among the bench's 30 scenes");
+            continue;
+        };
+        let sc = prepare(spec, config.frames_per_scene, |_| octoref::synth::Faults::none())?;
+        let an = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?;
+        let ctx = GameContext::with_players(spec.player_colours());
+        println!(
+            "== seed {seed} tilt {:.1} height {:.0} players {:?}",
+            sc.scene.rig.tilt_deg,
+            sc.scene.rig.height_mm,
+            spec.player_colours()
+        );
+        let g = an.rectification().fine;
+        println!("   fine grid origin {:?} mm/px {:.3}", g.origin_mm, g.mm_per_px);
+        for (fi, f) in sc.frames.iter().enumerate() {
+            let (report, analysis) = an.report(&f.image, &f.truth.image, &ctx)?;
+            let truth = truth_report(&f.truth, &ctx)?;
+            let score = score_frame(&f.truth, &truth, &report);
+            println!("-- frame {fi}: {:.0} ms", analysis.times.total_ms());
+            let region = an.full_region(&f.image)?;
+            println!(
+                "   gains {:?} tint {:?}",
+                analysis.balance_gains,
+                an.balance_of(&f.image)?.shadow_tint
+            );
+            {
+                // True shadow pixels: outside every true silhouette, clearly darker.
+                let mut inside = vec![false; region.len()];
+                for t in f.truth.pieces.iter().filter(|p| p.visible) {
+                    let Some(entry) = sc
+                        .scene
+                        .pieces
+                        .iter()
+                        .find(|b| b.id == t.report.id)
+                        .map(|b| b.entry.clone())
+                    else {
+                        continue;
+                    };
+                    let Some(model) = an.models().iter().find(|md| md.name == entry) else {
+                        continue;
+                    };
+                    let pose = Pose2 {
+                        center_mm: t.report.center_mm,
+                        angle_rad: t.report.angle_deg.unwrap_or(0.0).to_radians(),
+                        base_mm: t.base_mm,
+                    };
+                    let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
+                    for_each_inside(&region, &sil.polygons, |p| inside[p] = true);
+                }
+                let w = region.width;
+                let tint = an.balance_of(&f.image)?.shadow_tint.unwrap_or([1.0; 3]);
+                // (off, w) per class: 0 table outside, 1 shadow outside, 2 inside silhouettes and dark
+                let mut mets: [Vec<(f32, f32)>; 3] = Default::default();
+                let mut rat: [Vec<f32>; 3] = Default::default();
+                let mut labels_out = [0usize; 4];
+                for p in 0..region.len() {
+                    if inside[p] || region.labels[p] == Label::Outside {
+                        continue;
+                    }
+                    labels_out[region.labels[p] as usize] += 1;
+                    let Ok(r) = sc
+                        .reference
+                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                    else {
+                        continue;
+                    };
+                    let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
+                    let fp = region.bgr[p];
+                    let s = (0..3).map(|c| fp[c] * rp[c]).sum::<f32>()
+                        / (0..3).map(|c| rp[c] * rp[c]).sum::<f32>();
+                    if let Some(m) = octoref::vision::labels::tint_metrics(fp, rp, tint) {
+                        let k = if m.s < 0.88 { 1 } else { 0 };
+                        mets[k].push((m.off / m.level.max(1.0), m.w / m.level.max(1.0)));
+                    }
+                    if (0.4..0.8).contains(&s) {
+                        for c in 0..3 {
+                            rat[c].push(fp[c] / (s * rp[c]));
+                        }
+                    }
+                }
+                for (p, _) in inside.iter().enumerate().filter(|(_, i)| **i) {
+                    let Ok(r) = sc
+                        .reference
+                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                    else {
+                        continue;
+                    };
+                    let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
+                    if let Some(m) = octoref::vision::labels::tint_metrics(region.bgr[p], rp, tint)
+                        && m.s < 0.88
+                        && m.s > 0.4
+                    {
+                        mets[2].push((m.off / m.level.max(1.0), m.w / m.level.max(1.0)));
+                    }
+                }
+                for (k, name) in ["table", "shadow", "inside-dark"].iter().enumerate() {
+                    let v = &mut mets[k];
+                    let mut offs: Vec<f32> = v.iter().map(|x| x.0).collect();
+                    let mut ws: Vec<f32> = v.iter().map(|x| x.1).collect();
+                    offs.sort_by(f32::total_cmp);
+                    ws.sort_by(f32::total_cmp);
+                    let q = |a: &Vec<f32>, x: f64| {
+                        if a.is_empty() {
+                            0.0
+                        } else {
+                            a[((a.len() - 1) as f64 * x) as usize]
+                        }
+                    };
+                    println!(
+                        "   {name:12} n {:7} off p50 {:.3} p99 {:.3} p999 {:.3} | w p001 {:.3} p01 {:.3} p50 {:.3} p99 {:.3}",
+                        v.len(),
+                        q(&offs, 0.5),
+                        q(&offs, 0.99),
+                        q(&offs, 0.999),
+                        q(&ws, 0.001),
+                        q(&ws, 0.01),
+                        q(&ws, 0.5),
+                        q(&ws, 0.99)
+                    );
+                }
+                let med: Vec<f32> = rat
+                    .iter_mut()
+                    .map(|v| {
+                        if v.is_empty() {
+                            return 0.0;
+                        }
+                        v.sort_by(f32::total_cmp);
+                        v[v.len() / 2]
+                    })
+                    .collect();
+                println!(
+                    "   true shadows: {} px, tint {:.3?}; outside-silhouette labels table/shadow/piece {:?}",
+                    rat[0].len(),
+                    med,
+                    &labels_out[..3]
+                );
+            }
+            if std::env::var_os("PROBE_SHIPS").is_some() {
+                for t in f.truth.pieces.iter().filter(|p| {
+                    matches!(
+                        p.report.piece,
+                        octoref::table::PieceKind::Ship | octoref::table::PieceKind::Anchor
+                    )
+                }) {
+                    let d = report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.piece == t.report.piece && d.color == t.report.color)
+                        .min_by(|a, b| {
+                            a.center_mm
+                                .distance(t.report.center_mm)
+                                .total_cmp(&b.center_mm.distance(t.report.center_mm))
+                        });
+                    println!(
+                        "   truth {:?} {:?} at ({:.1},{:.1}) angle {:?} | det {:?}",
+                        t.report.piece,
+                        t.report.color,
+                        t.report.center_mm.x,
+                        t.report.center_mm.y,
+                        t.report.angle_deg,
+                        d.map(|d| (d.center_mm.x, d.center_mm.y, d.angle_deg))
+                    );
+                }
+            }
+            for t in f
+                .truth
+                .pieces
+                .iter()
+                .filter(|p| p.report.piece == octoref::table::PieceKind::InkDie)
+            {
+                let d = report
+                    .pieces
+                    .iter()
+                    .find(|d| d.piece == t.report.piece && d.center_mm.distance(t.report.center_mm) < 20.0);
+                if let Some(d) = d
+                    && d.top != t.report.top
+                {
+                    println!(
+                        "  die top wrong: truth {:?} read {:?} at ({:.1},{:.1})",
+                        t.report.top, d.top, t.report.center_mm.x, t.report.center_mm.y
+                    );
+                }
+            }
+            for m in &score.misses {
+                let mut why = String::new();
+                if m.what == "missed"
+                    && let Some(t) = f.truth.pieces.iter().find(|p| p.report.id == m.id)
+                    && let Some(entry) = sc
+                        .scene
+                        .pieces
+                        .iter()
+                        .find(|b| b.id == m.id)
+                        .map(|b| b.entry.clone())
+                    && let Some(model) = an.models().iter().find(|md| md.name == entry)
+                {
+                    let pose = Pose2 {
+                        center_mm: t.report.center_mm,
+                        angle_rad: t.report.angle_deg.unwrap_or(0.0).to_radians(),
+                        base_mm: t.base_mm,
+                    };
+                    let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
+                    let (mut n, mut piece, mut shadow, mut compat, mut best) = (0, 0, 0, 0, 0);
+                    let mut sf = [0.0f32; 3];
+                    let mut sr = [0.0f32; 3];
+                    let w = region.width;
+                    for_each_inside(&region, &sil.polygons, |p| {
+                        if region.labels[p] == Label::Shadow
+                            && let Ok(r) = sc
+                                .reference
+                                .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                        {
+                            for c in 0..3 {
+                                sf[c] += region.bgr[p][c];
+                                sr[c] += r[c] as f32;
+                            }
+                        }
+                        n += 1;
+                        match region.labels[p] {
+                            Label::Piece => {
+                                piece += 1;
+                                let c = region.colours[p];
+                                if model.colours.contains_any(c.compatible) {
+                                    compat += 1;
+                                }
+                                if model.colours.contains_any(c.best) {
+                                    best += 1;
+                                }
+                            }
+                            Label::Shadow => shadow += 1,
+                            _ => {}
+                        }
+                    });
+                    let k = shadow.max(1) as f32;
+                    why = format!(
+                        "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?}",
+                        sf.map(|v| v / k),
+                        sr.map(|v| v / k)
+                    );
+                }
+                let c = octoref::table::PointMm::new(m.center_mm[0], m.center_mm[1]);
+                let near: Vec<String> = if m.what == "missed" {
+                    report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.center_mm.distance(c) < 40.0)
+                        .map(|d| {
+                            format!(
+                                "{}:{:?}/{:?}@{:.0}",
+                                d.id,
+                                d.piece,
+                                d.treasure,
+                                d.center_mm.distance(c)
+                            )
+                        })
+                        .collect()
+                } else {
+                    f.truth
+                        .pieces
+                        .iter()
+                        .filter(|t| t.report.center_mm.distance(c) < 40.0)
+                        .map(|t| {
+                            format!(
+                                "{}:{:?}/{:?}@{:.0}",
+                                t.report.id,
+                                t.report.piece,
+                                t.report.treasure,
+                                t.report.center_mm.distance(c)
+                            )
+                        })
+                        .collect()
+                };
+                println!(
+                    "  {:6} {:28} {:5} at ({:6.1}, {:6.1}) {why} near {near:?}",
+                    m.what, m.identity, m.id, m.center_mm[0], m.center_mm[1]
+                );
+            }
+            for w in &score.wrong_calls {
+                println!("  wrong closest {w:?}");
+            }
+            let mut view = an.debug_view(&f.image, &analysis)?;
+            let grid = an.rectification().fine;
+            for p in f.truth.pieces.iter().filter(|p| p.visible) {
+                let pts: Vector<Point> = p
+                    .report
+                    .footprint_mm
+                    .points()
+                    .iter()
+                    .map(|&q| {
+                        let px = grid.mm_to_px(q);
+                        Point::new(px.x.round() as i32, px.y.round() as i32)
+                    })
+                    .collect();
+                let mut v: Vector<Vector<Point>> = Vector::new();
+                v.push(pts);
+                imgproc::polylines(
+                    &mut view,
+                    &v,
+                    true,
+                    Scalar::new(0.0, 200.0, 0.0, 0.0),
+                    1,
+                    imgproc::LINE_8,
+                    0,
+                )?;
+            }
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}.png"), &view)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}_raw.jpg"), &f.image)?;
+            let full = opencv::core::Rect::new(0, 0, grid.width as i32, grid.height as i32);
+            let fine = an.rectification().fine_view(&f.image, full)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_{fi}_fine.png"), &fine)?;
+            imgcodecs::imwrite_def(format!("/tmp/probe_{seed}_ref.png"), &sc.reference)?;
+        }
+    }
+    Ok(())
+}
