@@ -30,12 +30,12 @@ fn main() -> anyhow::Result<()> {
     let mut specs = scene_specs(&config);
     // PROBE_SPEC=seed,players,tilt: a scene as the unit tests build it (no lens distortion).
     if let Some((seed, players, tilt)) = std::env::var("PROBE_SPEC").ok().and_then(|v| {
-        let p: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+        let p: Vec<f64> = v.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect();
         (p.len() == 3).then(|| (p[0] as u64, p[1] as u8, p[2]))
     }) {
         let mut spec = octoref::synth::SceneSpec::new(seed, players);
         spec.resolution = Some(octoref::synth::Resolution::HD);
-        spec.tilt_deg = Some(tilt);
+        spec.tilt_deg = tilt.is_finite().then_some(tilt);
         spec.distortion = Some(false);
         specs = vec![spec];
     }
@@ -45,7 +45,33 @@ fn main() -> anyhow::Result<()> {
             println!("seed {seed}: not among the bench's 30 scenes");
             continue;
         };
-        let sc = prepare(spec, config.frames_per_scene, |_| octoref::synth::Faults::none())?;
+        let mut sc = prepare(spec, config.frames_per_scene, |_| octoref::synth::Faults::none())?;
+        // PROBE_SCALE=960: frames resized to 960 wide, the calibration scaled as the live referee does.
+        if let Some(w) = std::env::var("PROBE_SCALE")
+            .ok()
+            .and_then(|v| v.parse::<i32>().ok())
+        {
+            let h = w * 9 / 16;
+            let cal = octoref::live::LiveCalibration {
+                profile: sc.profile.clone(),
+                reference: sc.reference.try_clone()?,
+            };
+            if let Some(scaled) = cal.scaled_to(w as u32, h as u32, 0.02) {
+                sc.profile = scaled.profile;
+            }
+            for f in &mut sc.frames {
+                let mut out = opencv::core::Mat::default();
+                imgproc::resize(
+                    &f.image,
+                    &mut out,
+                    opencv::core::Size::new(w, h),
+                    0.0,
+                    0.0,
+                    imgproc::INTER_AREA,
+                )?;
+                f.image = out;
+            }
+        }
         let an = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?;
         let ctx = GameContext::with_players(spec.player_colours());
         println!(
@@ -60,7 +86,12 @@ fn main() -> anyhow::Result<()> {
             let (report, analysis) = an.report(&f.image, &f.truth.image, &ctx)?;
             let truth = truth_report(&f.truth, &ctx)?;
             let score = score_frame(&f.truth, &truth, &report);
-            println!("-- frame {fi}: {:.0} ms", analysis.times.total_ms());
+            println!(
+                "-- frame {fi}: {:.0} ms obstructed {} view_moved {}",
+                analysis.times.total_ms(),
+                analysis.obstructed,
+                analysis.view_moved
+            );
             let region = an.full_region(&f.image)?;
             println!(
                 "   gains {:?} tint {:?}",

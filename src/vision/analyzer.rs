@@ -282,17 +282,7 @@ impl Analyzer {
         times.rectify_ms += ms(t);
 
         let t = Instant::now();
-        let coarse = region::coarse_pass_on(
-            &coarse_view,
-            &CoarseInputs {
-                rect: &self.rect,
-                reference: &self.ref_coarse,
-                usable: &self.usable_coarse,
-                balance_mask: &self.usable_coarse,
-                view: &self.view,
-                view_edge: &self.view_edge,
-            },
-        )?;
+        let coarse = self.coarse_pass(&coarse_view)?;
         times.foreground_ms += ms(t);
         let view_moved = self.view_moved(&coarse.labels)?;
         let coarse_px_mm2 = self.rect.coarse.mm_per_px * self.rect.coarse.mm_per_px;
@@ -302,13 +292,7 @@ impl Analyzer {
             .zip(&coarse.at_view_edge)
             .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
-        let fine_inputs = FineInputs {
-            rect: &self.rect,
-            reference: &self.ref_fine,
-            usable: &self.usable_fine,
-            palette: &self.palette,
-            white: self.white,
-        };
+        let fine_inputs = self.fine_inputs();
         let mut detector = Detector::default();
         let mut found: Vec<Found> = Vec::new();
         let mut obstructed = arm;
@@ -470,6 +454,31 @@ impl Analyzer {
         }
     }
 
+    /// The coarse pass (balance, shadow tint, labels, changed regions) on a coarse view.
+    fn coarse_pass(&self, coarse_view: &Mat) -> Result<region::CoarsePass, VisionError> {
+        region::coarse_pass_on(
+            coarse_view,
+            &CoarseInputs {
+                rect: &self.rect,
+                reference: &self.ref_coarse,
+                usable: &self.usable_coarse,
+                balance_mask: &self.usable_coarse,
+                view: &self.view,
+                view_edge: &self.view_edge,
+            },
+        )
+    }
+
+    fn fine_inputs(&self) -> FineInputs<'_> {
+        FineInputs {
+            rect: &self.rect,
+            reference: &self.ref_fine,
+            usable: &self.usable_fine,
+            palette: &self.palette,
+            white: self.white,
+        }
+    }
+
     /// Whether the string no longer lies where the profile says.
     fn view_moved(&self, coarse_labels: &Mat) -> Result<bool, VisionError> {
         if self.string_samples.is_empty() {
@@ -626,17 +635,7 @@ impl Analyzer {
     /// The frame's white balance and shadow tint (diagnostics).
     pub fn balance_of(&self, frame: &Mat) -> Result<super::labels::Balance, VisionError> {
         let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = region::coarse_pass_on(
-            &coarse_view,
-            &CoarseInputs {
-                rect: &self.rect,
-                reference: &self.ref_coarse,
-                usable: &self.usable_coarse,
-                balance_mask: &self.usable_coarse,
-                view: &self.view,
-                view_edge: &self.view_edge,
-            },
-        )?;
+        let coarse = self.coarse_pass(&coarse_view)?;
         Ok(coarse.balance)
     }
 
@@ -646,24 +645,8 @@ impl Analyzer {
         let g = &self.rect.fine;
         let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
         let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = region::coarse_pass_on(
-            &coarse_view,
-            &CoarseInputs {
-                rect: &self.rect,
-                reference: &self.ref_coarse,
-                usable: &self.usable_coarse,
-                balance_mask: &self.usable_coarse,
-                view: &self.view,
-                view_edge: &self.view_edge,
-            },
-        )?;
-        let fine_inputs = FineInputs {
-            rect: &self.rect,
-            reference: &self.ref_fine,
-            usable: &self.usable_fine,
-            palette: &self.palette,
-            white: self.white,
-        };
+        let coarse = self.coarse_pass(&coarse_view)?;
+        let fine_inputs = self.fine_inputs();
         region::fine_region(frame, full, &coarse.balance, &fine_inputs)
     }
 
@@ -674,24 +657,8 @@ impl Analyzer {
         let g = &self.rect.fine;
         let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
         let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = region::coarse_pass_on(
-            &coarse_view,
-            &CoarseInputs {
-                rect: &self.rect,
-                reference: &self.ref_coarse,
-                usable: &self.usable_coarse,
-                balance_mask: &self.usable_coarse,
-                view: &self.view,
-                view_edge: &self.view_edge,
-            },
-        )?;
-        let fine_inputs = FineInputs {
-            rect: &self.rect,
-            reference: &self.ref_fine,
-            usable: &self.usable_fine,
-            palette: &self.palette,
-            white: self.white,
-        };
+        let coarse = self.coarse_pass(&coarse_view)?;
+        let fine_inputs = self.fine_inputs();
         let reg = region::fine_region(frame, full, &coarse.balance, &fine_inputs)?;
         let mut out = self.rect.fine_view(frame, full)?;
         for y in 0..reg.height {

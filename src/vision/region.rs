@@ -128,19 +128,19 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
     for y in 0..rows {
         let f = view.at_row::<Vec3b>(y)?;
-        let r = input.reference.at_row::<Vec3b>(y)?;
         let u = input.usable.at_row::<u8>(y)?;
         let l = labels.at_row_mut::<u8>(y)?;
         for x in 0..f.len() {
             l[x] = if u[x] == 0 {
                 Label::Outside as u8
             } else {
-                let rp = r[x];
-                label_tinted(
+                label_near(
                     balance.apply(f[x]),
-                    [rp[0] as f32, rp[1] as f32, rp[2] as f32],
+                    input.reference,
+                    x as i32,
+                    y,
                     balance.shadow_tint,
-                ) as u8
+                )? as u8
             };
         }
         let c = change.at_row_mut::<u8>(y)?;
@@ -206,6 +206,52 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         at_view_edge,
     })
 }
+
+/// The label of a balanced frame pixel `f` at `(x, y)` of `reference`: as [`label_tinted`] against
+/// the reference pixel there, but a change that a neighbouring reference pixel explains is no
+/// change. A frame never lies exactly on the calibration's pixels (the camera shakes, refocuses,
+/// is scaled): without this, every sharp edge of the empty table (the string, the beads, the
+/// planks) would turn into a thin line of "pieces".
+pub fn label_near(
+    f: [f32; 3],
+    reference: &Mat,
+    x: i32,
+    y: i32,
+    tint: Option<[f32; 3]>,
+) -> Result<Label, VisionError> {
+    let at = |xx: i32, yy: i32| -> Result<[f32; 3], VisionError> {
+        let r = reference.at_2d::<Vec3b>(yy, xx)?;
+        Ok([r[0] as f32, r[1] as f32, r[2] as f32])
+    };
+    let here = label_tinted(f, at(x, y)?, tint);
+    if here != Label::Piece {
+        return Ok(here);
+    }
+    let (w, h) = (reference.cols(), reference.rows());
+    for (dx, dy) in NEIGHBOURS {
+        let (xx, yy) = (x + dx, y + dy);
+        if xx < 0 || yy < 0 || xx >= w || yy >= h {
+            continue;
+        }
+        let l = label_tinted(f, at(xx, yy)?, tint);
+        if l != Label::Piece {
+            return Ok(l);
+        }
+    }
+    Ok(Label::Piece)
+}
+
+/// The eight neighbours of a pixel, nearest first.
+const NEIGHBOURS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, -1),
+    (1, -1),
+    (-1, 1),
+];
 
 /// The coarse pixels on the edge of what the camera sees: seen pixels next to unseen ones or
 /// to the image border (`valid` is 255 where seen).
@@ -338,7 +384,13 @@ pub fn fine_region(
             let l = if u[x] == 0 {
                 Label::Outside
             } else {
-                label_tinted(fp, rp, balance.shadow_tint)
+                label_near(
+                    fp,
+                    input.reference,
+                    rect.x + x as i32,
+                    rect.y + y,
+                    balance.shadow_tint,
+                )?
             };
             let c = if l == Label::Piece {
                 let w = input.white;
