@@ -634,9 +634,7 @@ pub fn mean(points: &[PointMm]) -> PointMm {
 impl Analyzer {
     /// The frame's white balance and shadow tint (diagnostics).
     pub fn balance_of(&self, frame: &Mat) -> Result<super::labels::Balance, VisionError> {
-        let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = self.coarse_pass(&coarse_view)?;
-        Ok(coarse.balance)
+        Ok(self.coarse_pass(&self.rect.coarse_view(frame)?)?.balance)
     }
 
     /// The whole fine view of a frame, labelled and coloured as the detector sees it (for
@@ -644,10 +642,7 @@ impl Analyzer {
     pub fn full_region(&self, frame: &Mat) -> Result<region::Region, VisionError> {
         let g = &self.rect.fine;
         let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
-        let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = self.coarse_pass(&coarse_view)?;
-        let fine_inputs = self.fine_inputs();
-        region::fine_region(frame, full, &coarse.balance, &fine_inputs)
+        region::fine_region(frame, full, &self.balance_of(frame)?, &self.fine_inputs())
     }
 
     /// A picture of what vision saw, for people: the fine top-down view of the whole ocean with
@@ -656,10 +651,7 @@ impl Analyzer {
     pub fn debug_view(&self, frame: &Mat, analysis: &FrameAnalysis) -> Result<Mat, VisionError> {
         let g = &self.rect.fine;
         let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
-        let coarse_view = self.rect.coarse_view(frame)?;
-        let coarse = self.coarse_pass(&coarse_view)?;
-        let fine_inputs = self.fine_inputs();
-        let reg = region::fine_region(frame, full, &coarse.balance, &fine_inputs)?;
+        let reg = self.full_region(frame)?;
         let mut out = self.rect.fine_view(frame, full)?;
         for y in 0..reg.height {
             let row = out.at_row_mut::<core::Vec3b>(y as i32)?;
