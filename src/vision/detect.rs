@@ -487,6 +487,21 @@ impl Detector {
             ) else {
                 continue;
             };
+            // A hull seen from above looks much the same turned end for end (the lean fills the
+            // bow's taper): both ways round are refined and the better kept.
+            let fit = if matches!(model.shape, Shape::Hull { .. }) {
+                let turned = Pose2 {
+                    angle_rad: fit.pose.angle_rad + std::f64::consts::PI,
+                    ..fit.pose
+                };
+                [fit.pose, turned]
+                    .into_iter()
+                    .filter_map(|pose| refine_pose(&model.solid, map, view, pose, false, &mut self.scratch))
+                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                    .unwrap_or(fit)
+            } else {
+                fit
+            };
             let fit = if model.seen_by_top {
                 match self.placed_by_top(region, model, map, view, explained, &fit) {
                     Some(f) => f,
