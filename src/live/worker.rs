@@ -37,6 +37,9 @@ use crate::vision::tracking::{
 use opencv::core::Mat;
 use opencv::prelude::*;
 use std::collections::{BTreeMap, VecDeque};
+
+/// Checks in a row that must find the view moved before it is said (see `found_moved`).
+const VIEW_MOVED_CHECKS: u32 = 2;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -165,6 +168,8 @@ pub(crate) struct Engine {
     light: LightMonitor,
     last_light: Option<LightGains>,
     view_moved: bool,
+    /// Checks in a row that found the view moved (one alone may be a bad match).
+    moved_checks: u32,
     view_shift_mm: Option<f64>,
     frames_since_view_check: u32,
     /// The last whole frame, for a re-registration.
@@ -226,6 +231,7 @@ impl Engine {
             light: LightMonitor::default(),
             last_light: None,
             view_moved: false,
+            moved_checks: 0,
             view_shift_mm: None,
             frames_since_view_check: 0,
             last_image: None,
@@ -318,6 +324,7 @@ impl Engine {
                 self.base = cal;
                 self.light_gains = LightGains::UNIT;
                 self.view_moved = false;
+                self.moved_checks = 0;
                 self.view_shift_mm = None;
                 self.recalibrations += 1;
                 self.size = SizeState::Calibrated;
@@ -519,9 +526,9 @@ impl Engine {
                 Ok(check) => {
                     self.view_shift_mm = Some(check.shift_mm);
                     if check.shift_mm > threshold {
-                        self.view_moved = true;
+                        self.found_moved();
                     } else if check.shift_mm <= threshold / 2.0 {
-                        self.view_moved = false;
+                        self.found_in_place();
                     }
                     return;
                 }
@@ -537,11 +544,25 @@ impl Engine {
         if let Some(fit) = band.fit(&view) {
             self.view_shift_mm = Some(fit.moved_mm);
             if fit.moved(threshold) {
-                self.view_moved = true;
+                self.found_moved();
             } else if fit.in_place(threshold) {
-                self.view_moved = false;
+                self.found_in_place();
             }
         }
+    }
+
+    /// A check found the view moved: said once two checks in a row agree (a real bump stays;
+    /// a single bad match of few features does not).
+    fn found_moved(&mut self) {
+        self.moved_checks += 1;
+        if self.moved_checks >= VIEW_MOVED_CHECKS {
+            self.view_moved = true;
+        }
+    }
+
+    fn found_in_place(&mut self) {
+        self.moved_checks = 0;
+        self.view_moved = false;
     }
 
     /// The correction (current-profile mm -> true mm) for the last frame: from table features,
@@ -655,6 +676,7 @@ impl Engine {
         self.base = base;
         self.rebuild();
         self.view_moved = false;
+        self.moved_checks = 0;
         self.view_shift_mm = Some(0.0);
         self.frames_since_view_check = 0;
         self.recalibrations += 1;
