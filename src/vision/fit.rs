@@ -56,6 +56,17 @@ impl Fit {
             0.0
         }
     }
+
+    /// A fit at `pose` whose silhouette scored `gain` on `map` (its area measured on the map).
+    fn measured(pose: Pose2, gain: f64, silhouette: Silhouette, map: &WeightMap) -> Self {
+        let area_px = area_px(&silhouette, map);
+        Self {
+            pose,
+            gain,
+            area_px,
+            silhouette,
+        }
+    }
 }
 
 /// The area centroid of the convex hull of a silhouette (a cheap, stable centre).
@@ -169,13 +180,7 @@ pub fn fit_pose(
     } else {
         (pose, gain, sil)
     };
-    let area = area_px(&silhouette, map);
-    Some(Fit {
-        pose,
-        gain,
-        area_px: area,
-        silhouette,
-    })
+    Some(Fit::measured(pose, gain, silhouette, map))
 }
 
 /// Refines a pose already close to the truth (translation and, unless round, angle).
@@ -192,13 +197,7 @@ pub fn refine_pose(
         return None;
     }
     let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch);
-    let area = area_px(&silhouette, map);
-    Some(Fit {
-        pose,
-        gain,
-        area_px: area,
-        silhouette,
-    })
+    Some(Fit::measured(pose, gain, silhouette, map))
 }
 
 /// The fit of `solid` exactly at `pose` (no search): for a pose found another way.
@@ -214,13 +213,7 @@ pub fn score_at(
         return None;
     }
     let gain = map.score(&silhouette.polygons, PointMm::default(), scratch);
-    let area = area_px(&silhouette, map);
-    Some(Fit {
-        pose,
-        gain,
-        area_px: area,
-        silhouette,
-    })
+    Some(Fit::measured(pose, gain, silhouette, map))
 }
 
 const FOUR: [(f64, f64); 4] = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)];
