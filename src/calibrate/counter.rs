@@ -569,6 +569,26 @@ pub fn locate_crab(
     wb: &WhiteBalance,
     layout: &CounterLayout,
 ) -> Result<CounterReport, CounterError> {
+    locate_crab_on_string(view, string, profile, wb, layout).map(|p| p.report)
+}
+
+/// Where [`locate_crab`] found the crab: the counter's report and the crab's centre along the
+/// string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrabPlace {
+    pub report: CounterReport,
+    /// The crab's centre as arc length along the string (vertex order, modulo the perimeter).
+    pub crab_arc_mm: f64,
+}
+
+/// As [`locate_crab`], with the crab's place along the string.
+pub fn locate_crab_on_string(
+    view: &Rectified,
+    string: &PolygonMm,
+    profile: &Profile,
+    wb: &WhiteBalance,
+    layout: &CounterLayout,
+) -> Result<CrabPlace, CounterError> {
     let count = layout.report.beads.len();
     if let Ok(reading) = read_counter(view, string, profile, wb, count) {
         // The profile's polygon runs start -> finish, so a reading that runs the other way
@@ -578,7 +598,10 @@ pub fn locate_crab(
         } else {
             count - reading.crab
         };
-        return Ok(CounterReport::new(layout.report.beads.clone(), crab));
+        return Ok(CrabPlace {
+            report: CounterReport::new(layout.report.beads.clone(), crab),
+            crab_arc_mm: reading.crab_arc_mm,
+        });
     }
     let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
     let (Some(&first), Some(&last)) = (layout.bead_arc_mm.first(), layout.bead_arc_mm.last()) else {
@@ -605,7 +628,10 @@ pub fn locate_crab(
         .iter()
         .filter(|&&s| line.wrap(s - first) < crab_rel)
         .count();
-    Ok(CounterReport::new(layout.report.beads.clone(), behind))
+    Ok(CrabPlace {
+        report: CounterReport::new(layout.report.beads.clone(), behind),
+        crab_arc_mm: line.wrap(first + crab_rel),
+    })
 }
 
 #[cfg(test)]

@@ -293,6 +293,13 @@ impl Analyzer {
             .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
         let fine_inputs = self.fine_inputs();
+        // The crab lives on the counter, read on its own below: elsewhere a crab-like patch is
+        // some other piece.
+        let off_counter: Vec<bool> = self
+            .models
+            .iter()
+            .map(|m| self.counter.is_some() && m.kind == PieceKind::Crab)
+            .collect();
         let mut detector = Detector::default();
         let mut found: Vec<Found> = Vec::new();
         let mut obstructed = arm;
@@ -302,7 +309,7 @@ impl Analyzer {
             let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
             times.blobs_ms += ms(t);
             let t = Instant::now();
-            let result = detector.detect(&region, &self.models, &self.view);
+            let result = detector.detect_excluding(&region, &self.models, &self.view, &off_counter);
             times.classify_ms += ms(t);
             let t = Instant::now();
             let mm2 = result.unexplained_px as f64 * region.mm_per_px * region.mm_per_px;
@@ -336,10 +343,10 @@ impl Analyzer {
                 .map(|(mi, m)| {
                     let kept = found.iter().filter(|f| f.detection.model == mi);
                     let (n, here) = kept.fold((0u32, false), |(n, h), f| (n + 1, h || f.region == ri));
-                    n >= m.count.max(1) && !here
+                    off_counter[mi] || (n >= m.count.max(1) && !here)
                 })
                 .collect();
-            if !excluded.iter().any(|&e| e) {
+            if excluded == off_counter {
                 continue;
             }
             let result = detector.detect_excluding(&regions[ri], &self.models, &self.view, &excluded);

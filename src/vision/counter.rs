@@ -10,12 +10,13 @@
 
 use super::VisionError;
 use super::detect::{Detection, Detector, Model};
+use super::fit::{Fit, union_area_mm2};
 use super::labels::Balance;
 use super::rectify::Rectification;
 use super::region::{self, FineInputs};
-use super::view::Viewpoint;
+use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::calibrate::colour::WhiteBalance;
-use crate::calibrate::counter::locate_crab;
+use crate::calibrate::counter::{CrabPlace, locate_crab_on_string};
 use crate::calibrate::curve::ClosedCurve;
 use crate::calibrate::profile::{CounterLayout, Profile};
 use crate::calibrate::rectify::{Rectified, RectifyGrid};
@@ -31,6 +32,11 @@ pub const BAND_END_MARGIN_MM: f64 = 30.0;
 const CRAB_HEIGHT_MM: f64 = 12.0;
 /// Sampling step along the string when drawing the band, mm.
 const BAND_STEP_MM: f64 = 2.0;
+/// Half the stretch of string over which the crab's heading is measured, mm.
+const HEADING_HALF_WINDOW_MM: f64 = 10.0;
+/// Quality given to a crab placed by the counter's reader alone (no change to fit): the
+/// reader's finding is all the evidence there is; it makes a confident but not certain piece.
+const READ_CRAB_QUALITY: f64 = 0.75;
 
 /// The counter's stretch of string, prepared from the profile.
 #[derive(Debug)]
@@ -43,6 +49,8 @@ pub struct CounterBand {
     mask: Mat,
     /// The band where the camera sees it (`mask` and the valid area).
     usable: Mat,
+    /// The fine grid's scale.
+    mm_per_px: f64,
 }
 
 /// What the counter showed in one frame.
@@ -131,6 +139,7 @@ impl CounterBand {
             rect: bbox,
             mask,
             usable,
+            mm_per_px: fine.mm_per_px,
         }))
     }
 
@@ -165,10 +174,45 @@ impl CounterBand {
             height: self.rect.height as u32,
         };
         let rectified = Rectified { image, grid };
-        let counter = WhiteBalance::estimate(&rectified.image, None)
-            .and_then(|wb| locate_crab(&rectified, &self.string, profile, &wb, &self.layout).ok());
-        let crab = fit_crab(frame, self, inputs, balance, models, view)?;
-        Ok(CounterReading { counter, crab })
+        let place = WhiteBalance::estimate(&rectified.image, None)
+            .and_then(|wb| locate_crab_on_string(&rectified, &self.string, profile, &wb, &self.layout).ok());
+        let crab = match fit_crab(frame, self, inputs, balance, models, view)? {
+            Some(d) => Some(d),
+            None => place.as_ref().and_then(|p| self.crab_as_read(p, models, view)),
+        };
+        Ok(CounterReading {
+            counter: place.map(|p| p.report),
+            crab,
+        })
+    }
+
+    /// The crab where the counter's reader found it on the string, for when it shows no change
+    /// to fit: the empty-table reference holds the crab at its start, so near there it differs
+    /// little or not at all from the reference.
+    fn crab_as_read(&self, place: &CrabPlace, models: &[Model], view: &Viewpoint) -> Option<Detection> {
+        let (ci, model) = models
+            .iter()
+            .enumerate()
+            .find(|(_, m)| m.kind == PieceKind::Crab)?;
+        let line = ClosedCurve::from_polygon(&self.string)?;
+        let heading = line.tangent_at(place.crab_arc_mm, HEADING_HALF_WINDOW_MM);
+        let pose = Pose2 {
+            center_mm: line.point_at(place.crab_arc_mm),
+            angle_rad: heading.y.atan2(heading.x),
+            base_mm: 0.0,
+        };
+        let silhouette = Silhouette::of(&model.solid, &pose, view);
+        let area_px = union_area_mm2(&silhouette.polygons) / (self.mm_per_px * self.mm_per_px);
+        Some(Detection {
+            model: ci,
+            fit: Fit {
+                pose,
+                gain: READ_CRAB_QUALITY * area_px,
+                area_px,
+                silhouette,
+            },
+            top: None,
+        })
     }
 }
 
