@@ -32,6 +32,11 @@ const W_TABLE: f32 = -1.0;
 const W_TABLE_LIKE: f32 = -0.25;
 /// Weight of a shadow under the silhouette (the piece's own shaded side may look like one).
 const W_SHADOW: f32 = -0.1;
+/// Weight of a shadow pixel for a piece seen by its top (its body is the table's colour).
+const W_SHADOW_SEEN_BY_TOP: f32 = 0.0;
+/// Weight of a table pixel for a piece seen by its top: its body is the table's colour, and
+/// its top has already placed it.
+const W_TABLE_SEEN_BY_TOP: f32 = -0.1;
 /// Weight of a changed pixel of another colour that no piece explains yet.
 const W_OTHER: f32 = -0.6;
 /// Seeds smaller than this (fine pixels of the model's colours) are not fitted.
@@ -406,8 +411,8 @@ impl Detector {
         seed: &[usize],
         quality_floor: f64,
     ) -> Option<(usize, Fit)> {
-        let mut maps: HashMap<(u32, u32, Window), WeightMap> = HashMap::new();
-        let mut best: Option<(usize, Fit, (u32, u32, Window))> = None;
+        let mut maps: HashMap<(u32, u32, bool, Window), WeightMap> = HashMap::new();
+        let mut best: Option<(usize, Fit, (u32, u32, bool, Window))> = None;
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
         // Models whose colours the seed shows far less than another model's are not tried.
         // Compatible, not only best, matches count: two pieces of nearly one colour (the
@@ -458,7 +463,12 @@ impl Detector {
                 x1: (sx1 + 1 + r).min(region.width),
                 y1: (sy1 + 1 + r).min(region.height),
             };
-            let map_key = (model.colours.0, model.table_weight.to_bits(), win);
+            let map_key = (
+                model.colours.0,
+                model.table_weight.to_bits(),
+                model.seen_by_top,
+                win,
+            );
             let map = maps
                 .entry(map_key)
                 .or_insert_with(|| weight_map(region, model, explained, None, win));
@@ -712,7 +722,10 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
                         W_OTHER
                     }
                 }
+                Label::Table if model.seen_by_top => W_TABLE_SEEN_BY_TOP,
                 Label::Table => model.table_weight,
+                // A pale figure's own shaded sides look like shadow on a pale table.
+                Label::Shadow if model.seen_by_top => W_SHADOW_SEEN_BY_TOP,
                 Label::Shadow => W_SHADOW,
                 Label::Outside => 0.0,
             };
