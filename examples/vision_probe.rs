@@ -275,6 +275,7 @@ fn main() -> anyhow::Result<()> {
                     };
                     let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
                     let (mut n, mut piece, mut shadow, mut compat, mut best) = (0, 0, 0, 0, 0);
+                    let mut best_names: std::collections::BTreeMap<String, usize> = Default::default();
                     let mut sf = [0.0f32; 3];
                     let mut sr = [0.0f32; 3];
                     let w = region.width;
@@ -300,6 +301,11 @@ fn main() -> anyhow::Result<()> {
                                 if model.colours.contains_any(c.best) {
                                     best += 1;
                                 }
+                                for (bit, name) in an.palette().names.iter().enumerate() {
+                                    if c.best & (1 << bit) != 0 {
+                                        *best_names.entry(name.clone()).or_insert(0) += 1;
+                                    }
+                                }
                             }
                             Label::Shadow => shadow += 1,
                             _ => {}
@@ -307,9 +313,15 @@ fn main() -> anyhow::Result<()> {
                     });
                     let k = shadow.max(1) as f32;
                     why = format!(
-                        "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?}",
+                        "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?} best colours {:?}",
                         sf.map(|v| v / k),
-                        sr.map(|v| v / k)
+                        sr.map(|v| v / k),
+                        {
+                            let mut v: Vec<_> = best_names.into_iter().collect();
+                            v.sort_by(|a, b| b.1.cmp(&a.1));
+                            v.truncate(4);
+                            v
+                        }
                     );
                 }
                 let c = octoref::table::PointMm::new(m.center_mm[0], m.center_mm[1]);

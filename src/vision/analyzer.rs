@@ -266,6 +266,11 @@ impl Analyzer {
         &self.view
     }
 
+    /// The colour models pixels are matched against.
+    pub fn palette(&self) -> &Palette {
+        &self.palette
+    }
+
     pub fn models(&self) -> &[Model] {
         &self.models
     }

@@ -36,6 +36,10 @@ const BRIGHTNESS_WEIGHT: f32 = 6.0;
 /// Dark catalog colours (black die faces, the canon) show at most this bright next to the table
 /// (their lit faces and highlights lift them well above their catalog darkness).
 pub const DARK_MAX_BRIGHTNESS: f32 = 0.62;
+/// Relative brightness is measured against the table, but never against a table darker than
+/// mid-grey (`b + g + r` of this): on a dark table the lit faces of a black piece are as bright
+/// as the table itself, and white would be the nearest neutral colour.
+pub const BRIGHTNESS_FLOOR_SUM: f32 = 384.0;
 /// At most this many colour models (bits of a pixel's mask).
 pub const MAX_MODELS: usize = 32;
 
@@ -99,6 +103,12 @@ impl ColourModel {
         };
         d_chroma / noise + BRIGHTNESS_WEIGHT * outside
     }
+}
+
+/// A pixel's relative brightness: its `b + g + r` over the table's there (see
+/// [`BRIGHTNESS_FLOOR_SUM`]).
+pub fn relative_brightness(sum: f32, ref_sum: f32) -> f32 {
+    sum / ref_sum.max(BRIGHTNESS_FLOOR_SUM)
 }
 
 /// Chroma of a BGR pixel.
@@ -170,7 +180,7 @@ impl Palette {
     pub fn classify(&self, bgr: [f32; 3], ref_sum: f32) -> PixelColours {
         let sum = bgr[0] + bgr[1] + bgr[2];
         let chroma = chroma_of(bgr);
-        let rel = sum / ref_sum.max(1.0);
+        let rel = relative_brightness(sum, ref_sum);
         let mut best = f32::INFINITY;
         let mut dist = [f32::INFINITY; MAX_MODELS];
         for (i, m) in self.models.iter().enumerate() {

@@ -27,7 +27,7 @@
 //! Conventions: table frame, millimetres; fine pixels as `rectify.rs`.
 
 use super::VisionError;
-use super::colour::{ColourModel, chroma_of};
+use super::colour::{ColourModel, chroma_of, relative_brightness};
 use super::counter::CounterBand;
 use super::labels::{Balance, Label, label};
 use super::rectify::Rectification;
@@ -989,7 +989,7 @@ fn split_colours(
 
 fn distance(m: &ColourModel, s: &Sample) -> f32 {
     let sum = s.bgr[0] + s.bgr[1] + s.bgr[2];
-    m.distance(chroma_of(s.bgr), sum, sum / s.ref_sum.max(1.0))
+    m.distance(chroma_of(s.bgr), sum, relative_brightness(sum, s.ref_sum))
 }
 
 fn quantile_f32(values: &mut [f32], q: f64) -> f32 {
@@ -1010,7 +1010,7 @@ fn model_of(samples: &[Sample]) -> ColourModel {
         for (acc, c) in chroma.iter_mut().zip(chroma_of(s.bgr)) {
             *acc += c / n;
         }
-        rel.push((s.bgr[0] + s.bgr[1] + s.bgr[2]) / s.ref_sum.max(1.0));
+        rel.push(relative_brightness(s.bgr[0] + s.bgr[1] + s.bgr[2], s.ref_sum));
     }
     let lo = quantile_f32(&mut rel, BRIGHTNESS_QUANTILES.0) * BRIGHTNESS_WIDEN.0;
     let hi = quantile_f32(&mut rel, BRIGHTNESS_QUANTILES.1) * BRIGHTNESS_WIDEN.1;
