@@ -37,9 +37,9 @@ const BRIGHTNESS_WEIGHT: f32 = 6.0;
 /// (their lit faces and highlights lift them well above their catalog darkness).
 pub const DARK_MAX_BRIGHTNESS: f32 = 0.62;
 /// Relative brightness is measured against the table, but never against a table darker than
-/// mid-grey (`b + g + r` of this): on a dark table the lit faces of a black piece are as bright
+/// this `b + g + r` (a grey of 160): on a dark table the lit faces of a black piece are as bright
 /// as the table itself, and white would be the nearest neutral colour.
-pub const BRIGHTNESS_FLOOR_SUM: f32 = 384.0;
+pub const BRIGHTNESS_FLOOR_SUM: f32 = 480.0;
 /// At most this many colour models (bits of a pixel's mask).
 pub const MAX_MODELS: usize = 32;
 
