@@ -200,7 +200,13 @@ impl Analyzer {
 
         // The table's own colour, to know which pieces look like it.
         let table_colour = median_colour(reference, &rect.fine_valid)?;
-        let mut palette = Palette::default();
+        let mut palette = Palette {
+            white_sum: profile
+                .white_bgr
+                .map(|w| (w[0] + w[1] + w[2]) as f32)
+                .filter(|s| s.is_finite() && *s > 1.0),
+            ..Palette::default()
+        };
         let mut models = Vec::new();
         for (i, e) in catalog.pieces.iter().enumerate() {
             if e.piece == PieceKind::Bead {
@@ -597,6 +603,7 @@ fn median_colour(image: &Mat, valid: &Mat) -> Result<ColourModel, VisionError> {
         chroma: super::colour::chroma_of(med),
         chroma_sigma: 0.0,
         brightness: [0.9, 1.1],
+        lightness: None,
     })
 }
 

@@ -40,6 +40,11 @@ pub const DARK_MAX_BRIGHTNESS: f32 = 0.62;
 /// this `b + g + r` (a grey of 160): on a dark table the lit faces of a black piece are as bright
 /// as the table itself, and white would be the nearest neutral colour.
 pub const BRIGHTNESS_FLOOR_SUM: f32 = 480.0;
+/// A chromatic colour shows between these multiples of its catalog lightness (shaded sides,
+/// highlights).
+pub const LIGHTNESS_RANGE: [f32; 2] = [0.25, 2.0];
+/// Distance added per unit of lightness outside a model's range.
+const LIGHTNESS_WEIGHT: f32 = 12.0;
 /// At most this many colour models (bits of a pixel's mask).
 pub const MAX_MODELS: usize = 32;
 
@@ -53,6 +58,10 @@ pub struct ColourModel {
     pub chroma_sigma: f32,
     /// Relative brightness (pixel sum / reference sum) this colour shows between.
     pub brightness: [f32; 2],
+    /// Lightness (pixel sum / the sum of the calibration board's white paper) this colour shows
+    /// between, when known: brown and orange share a chroma and differ only in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lightness: Option<[f32; 2]>,
 }
 
 impl ColourModel {
@@ -72,10 +81,17 @@ impl ColourModel {
         } else {
             [0.18, 3.0]
         };
+        // A chromatic colour's lit faces show about its catalog lightness next to white paper
+        // in the same light; shaded sides less, highlights more.
+        let lightness = (!neutral).then(|| {
+            let l = (bgr[0] + bgr[1] + bgr[2]) / (3.0 * 255.0);
+            [LIGHTNESS_RANGE[0] * l, LIGHTNESS_RANGE[1] * l]
+        });
         Self {
             chroma,
             chroma_sigma: 0.0,
             brightness,
+            lightness,
         }
     }
 
@@ -84,7 +100,8 @@ impl ColourModel {
     }
 
     /// How far a pixel is from this model (0 = a perfect match; about 1 = one noise sigma).
-    pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32) -> f32 {
+    /// `lightness` is the pixel's sum over white paper's, when the paper is known.
+    pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> f32 {
         let noise = CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0) + self.chroma_sigma;
         let d_chroma = if self.is_neutral() {
             norm(sub(chroma, self.chroma))
@@ -101,7 +118,12 @@ impl ColourModel {
         } else {
             0.0
         };
-        d_chroma / noise + BRIGHTNESS_WEIGHT * outside
+        let dark_or_light = match (self.lightness, lightness) {
+            (Some([lo, _]), Some(l)) if l < lo => lo - l,
+            (Some([_, hi]), Some(l)) if l > hi => l - hi,
+            _ => 0.0,
+        };
+        d_chroma / noise + BRIGHTNESS_WEIGHT * outside + LIGHTNESS_WEIGHT * dark_or_light
     }
 }
 
@@ -138,6 +160,8 @@ fn norm(a: [f32; 3]) -> f32 {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Palette {
     pub models: Vec<ColourModel>,
+    /// `b + g + r` of the calibration board's white paper, when known (for lightness).
+    pub white_sum: Option<f32>,
     /// A name per model, for messages (`"gold"`, `"captain/2"`).
     pub names: Vec<String>,
 }
@@ -181,10 +205,11 @@ impl Palette {
         let sum = bgr[0] + bgr[1] + bgr[2];
         let chroma = chroma_of(bgr);
         let rel = relative_brightness(sum, ref_sum);
+        let lightness = self.white_sum.map(|w| sum / w);
         let mut best = f32::INFINITY;
         let mut dist = [f32::INFINITY; MAX_MODELS];
         for (i, m) in self.models.iter().enumerate() {
-            let d = m.distance(chroma, sum, rel);
+            let d = m.distance(chroma, sum, rel, lightness);
             dist[i] = d;
             best = best.min(d);
         }

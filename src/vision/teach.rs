@@ -989,7 +989,7 @@ fn split_colours(
 
 fn distance(m: &ColourModel, s: &Sample) -> f32 {
     let sum = s.bgr[0] + s.bgr[1] + s.bgr[2];
-    m.distance(chroma_of(s.bgr), sum, relative_brightness(sum, s.ref_sum))
+    m.distance(chroma_of(s.bgr), sum, relative_brightness(sum, s.ref_sum), None)
 }
 
 fn quantile_f32(values: &mut [f32], q: f64) -> f32 {
@@ -1018,6 +1018,7 @@ fn model_of(samples: &[Sample]) -> ColourModel {
         chroma,
         chroma_sigma: 0.0,
         brightness: [lo, hi],
+        lightness: None,
     };
     // The smallest spread that covers COVERED_SHARE of the pixels (bisection: coverage grows
     // with the spread).
