@@ -42,7 +42,7 @@ pub const DARK_MAX_BRIGHTNESS: f32 = 0.62;
 pub const BRIGHTNESS_FLOOR_SUM: f32 = 480.0;
 /// A chromatic colour shows between these multiples of its catalog lightness (shaded sides,
 /// highlights).
-pub const LIGHTNESS_RANGE: [f32; 2] = [0.25, 2.0];
+pub const LIGHTNESS_RANGE: [f32; 2] = [0.25, 1.8];
 /// Distance added per unit of lightness outside a model's range.
 const LIGHTNESS_WEIGHT: f32 = 12.0;
 /// At most this many colour models (bits of a pixel's mask).
