@@ -303,4 +303,39 @@ mod tests {
         assert!(set("ink_die").contains_any(black.best));
         assert!(!set("gold").contains_any(black.compatible));
     }
+
+    #[test]
+    fn on_a_dark_table_black_is_black_and_white_is_white() {
+        let cat = Catalog::default_catalog();
+        let (palette, sets) = catalog_palette(&cat);
+        let set = |name: &str| sets[cat.pieces.iter().position(|e| e.name == name).unwrap()];
+        // Dark wood (b + g + r of 184): the die's lit black faces are about as bright as the
+        // table, the captain's white far brighter.
+        let dark_wood = 184.0;
+        let die = palette.classify(bgr(58.0, 56.0, 55.0), dark_wood);
+        assert!(set("ink_die").contains_any(die.best), "{die:?}");
+        assert!(!set("captain").contains_any(die.best), "{die:?}");
+        let white = palette.classify(bgr(215.0, 210.0, 200.0), dark_wood);
+        assert!(set("captain").contains_any(white.best), "{white:?}");
+    }
+
+    #[test]
+    fn brown_and_orange_differ_in_lightness_next_to_white_paper() {
+        let cat = Catalog::default_catalog();
+        let (mut palette, sets) = catalog_palette(&cat);
+        let set = |name: &str| sets[cat.pieces.iter().position(|e| e.name == name).unwrap()];
+        // White paper shows 200 per channel; the orange face is brightly lit (a chest's colour
+        // would have to be half again as light as its catalog colour to look like it).
+        let k = 200.0 / 255.0;
+        let orange = bgr(250.0, 170.0, 85.0);
+        let brown = bgr(139.0 * k, 90.0 * k, 43.0 * k);
+        // Without the paper, chroma alone cannot tell them apart.
+        assert!(set("chest").contains_any(palette.classify(orange, 540.0).compatible));
+        palette.white_sum = Some(3.0 * 200.0);
+        let o = palette.classify(orange, 540.0);
+        assert!(set("ship_orange").contains_any(o.best), "{o:?}");
+        assert!(!set("chest").contains_any(o.compatible), "{o:?}");
+        let b = palette.classify(brown, 540.0);
+        assert!(set("chest").contains_any(b.best), "{b:?}");
+    }
 }

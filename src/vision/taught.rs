@@ -112,6 +112,7 @@ mod tests {
                     chroma: [-0.2, 0.05, 0.15],
                     chroma_sigma: 0.02,
                     brightness: [0.3, 2.0],
+                    lightness: None,
                 }],
                 scale: 1.1,
                 area_mm2: 400.0,
