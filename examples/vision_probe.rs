@@ -7,7 +7,7 @@
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
-use octoref::table::Catalog;
+use octoref::table::{Catalog, PieceKind};
 use octoref::vision::analyzer::Analyzer;
 use octoref::vision::bench::{BenchConfig, scene_specs};
 use octoref::vision::detect::for_each_inside;
@@ -363,6 +363,51 @@ fn main() -> anyhow::Result<()> {
             }
             for w in &score.wrong_calls {
                 println!("  wrong closest {w:?}");
+                let ship_of = |ps: &[octoref::table::PieceReport]| -> Vec<String> {
+                    ps.iter()
+                        .filter(|p| {
+                            matches!(p.piece, PieceKind::Ship | PieceKind::PirateShip)
+                                && p.color.map(|c| c.as_str()) == Some(w.player.as_str())
+                        })
+                        .map(|p| {
+                            format!(
+                                "{} ({:.1},{:.1}) {:?} deg",
+                                p.id,
+                                p.center_mm.x,
+                                p.center_mm.y,
+                                p.angle_deg.map(|a| a.round())
+                            )
+                        })
+                        .collect()
+                };
+                println!(
+                    "    ship truth {:?} seen {:?}",
+                    ship_of(&truth.pieces),
+                    ship_of(&report.pieces)
+                );
+                // What vision made of the true closest treasure.
+                if let Some(t) = truth.pieces.iter().find(|p| p.id == w.true_closest) {
+                    for d in report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.center_mm.distance(t.center_mm) < 12.0)
+                    {
+                        println!(
+                            "    true closest {} {:?} in_ocean {} loaded_on {:?} | seen as {} {:?}/{:?} {:.1} mm off, in_ocean {} loaded_on {:?} on_island {}",
+                            t.id,
+                            t.treasure,
+                            t.in_ocean,
+                            t.loaded_on,
+                            d.id,
+                            d.piece,
+                            d.treasure,
+                            d.center_mm.distance(t.center_mm),
+                            d.in_ocean,
+                            d.loaded_on,
+                            d.on_island
+                        );
+                    }
+                }
             }
             let mut view = an.debug_view(&f.image, &analysis)?;
             let grid = an.rectification().fine;

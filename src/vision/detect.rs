@@ -55,6 +55,14 @@ pub const MIN_GAIN_PX: f64 = 25.0;
 const ISOTROPY_RATIO: f64 = 1.35;
 /// Evenly spaced start angles per symmetry period for near-isotropic footprints.
 const ISOTROPIC_STARTS: usize = 6;
+/// Turns (radians) from which a hull among other pieces is refitted once they are found.
+const HULL_RETRY_TURNS: [f64; 5] = [
+    0.0,
+    std::f64::consts::FRAC_PI_6,
+    -std::f64::consts::FRAC_PI_6,
+    std::f64::consts::FRAC_PI_3,
+    -std::f64::consts::FRAC_PI_3,
+];
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -374,16 +382,29 @@ impl Detector {
             if model.seen_by_top {
                 continue;
             }
-            let win = window_around(region, &detections[k].fit.silhouette, WINDOW_MARGIN_MM);
+            let pose = detections[k].fit.pose;
+            // A ship among its anchor and loads may have been fitted turned towards them: with
+            // their pixels out of the way it is tried turned back, too.
+            let hull = matches!(model.shape, Shape::Hull { .. });
+            let margin = if hull {
+                WINDOW_MARGIN_MM + model.reach_mm(view, pose.center_mm)
+            } else {
+                WINDOW_MARGIN_MM
+            };
+            let win = window_around(region, &detections[k].fit.silhouette, margin);
             let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
-            if let Some(f) = refine_pose(
-                &model.solid,
-                &map,
-                view,
-                detections[k].fit.pose,
-                model.round,
-                &mut self.scratch,
-            ) {
+            let turns: &[f64] = if hull { &HULL_RETRY_TURNS } else { &[0.0] };
+            let best = turns
+                .iter()
+                .filter_map(|&turn| {
+                    let start = Pose2 {
+                        angle_rad: pose.angle_rad + turn,
+                        ..pose
+                    };
+                    refine_pose(&model.solid, &map, view, start, model.round, &mut self.scratch)
+                })
+                .max_by(|a, b| a.gain.total_cmp(&b.gain));
+            if let Some(f) = best {
                 detections[k].fit = f;
             }
         }
