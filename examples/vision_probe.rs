@@ -318,7 +318,7 @@ fn main() -> anyhow::Result<()> {
                         sr.map(|v| v / k),
                         {
                             let mut v: Vec<_> = best_names.into_iter().collect();
-                            v.sort_by(|a, b| b.1.cmp(&a.1));
+                            v.sort_by_key(|e| std::cmp::Reverse(e.1));
                             v.truncate(4);
                             v
                         }

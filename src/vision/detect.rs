@@ -292,6 +292,10 @@ pub struct RegionResult {
     pub unexplained_box: Option<(usize, usize, usize, usize)>,
 }
 
+/// What a weight map depends on besides the region: the model's colours, its table weight,
+/// whether it is seen by its top, and the window.
+type MapKey = (u32, u32, bool, Window);
+
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Window {
@@ -432,8 +436,8 @@ impl Detector {
         seed: &[usize],
         quality_floor: f64,
     ) -> Option<(usize, Fit)> {
-        let mut maps: HashMap<(u32, u32, bool, Window), WeightMap> = HashMap::new();
-        let mut best: Option<(usize, Fit, (u32, u32, bool, Window))> = None;
+        let mut maps: HashMap<MapKey, WeightMap> = HashMap::new();
+        let mut best: Option<(usize, Fit, MapKey)> = None;
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
         // Models whose colours the seed shows far less than another model's are not tried.
         // Compatible, not only best, matches count: two pieces of nearly one colour (the
