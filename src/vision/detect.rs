@@ -715,10 +715,17 @@ fn start_angles(model: &Model, pts: &[PointMm], centre: PointMm, view: &Viewpoin
         m.yy = (m.yy - var * d.y * d.y).max(1e-6);
     }
     let phi = m.orientation();
+    // A curved band's pixels are oriented along its chord only when seen from above: leaning,
+    // its swept silhouette turns them, so it starts from the diagonals too.
+    let step = if matches!(model.shape, Shape::CurvedBand { .. }) {
+        std::f64::consts::FRAC_PI_4
+    } else {
+        std::f64::consts::FRAC_PI_2
+    };
     let mut out = Vec::new();
     let mut k = 0.0;
-    while k * std::f64::consts::FRAC_PI_2 < model.period - 1e-9 {
-        out.push(phi + k * std::f64::consts::FRAC_PI_2);
+    while k * step < model.period - 1e-9 {
+        out.push(phi + k * step);
         k += 1.0;
     }
     out

@@ -20,8 +20,10 @@ use crate::table::{PointMm, PolygonMm};
 
 /// First step of the per-angle translation search, mm (it goes down to a quarter of it).
 const QUICK_STEP_MM: f64 = 1.0;
-/// Start angles whose translation is searched (the best-scoring ones as they start).
+/// Start angles whose translation is searched (the best-scoring ones as they start): this
+/// many, or one in [`SEARCHED_SHARE`] of the starts when more are given.
 const SEARCHED_STARTS: usize = 2;
+const SEARCHED_SHARE: usize = 3;
 /// First translation step of the joint search, mm.
 const JOINT_STEP_MM: f64 = 0.5;
 /// Smallest translation step of a full fit, mm.
@@ -164,7 +166,8 @@ pub fn fit_pose(
     }
     starts.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut best: Option<(f64, Pose2, Silhouette)> = None;
-    for (_, pose, sil, shift) in starts.into_iter().take(SEARCHED_STARTS) {
+    let searched = SEARCHED_STARTS.max(starts.len() / SEARCHED_SHARE);
+    for (_, pose, sil, shift) in starts.into_iter().take(searched) {
         let pose = Pose2 {
             center_mm: pose.center_mm + shift,
             ..pose
