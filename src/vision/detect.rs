@@ -32,7 +32,8 @@ const W_TABLE: f32 = -1.0;
 const W_TABLE_LIKE: f32 = -0.25;
 /// Weight of a shadow under the silhouette (the piece's own shaded side may look like one).
 const W_SHADOW: f32 = -0.1;
-/// Weight of a shadow pixel for a piece seen by its top (its body is the table's colour).
+/// Weight of a shadow pixel for a piece seen by its top: its body is the table's colour, and
+/// its own shaded sides look like shadow on a pale table.
 const W_SHADOW_SEEN_BY_TOP: f32 = 0.0;
 /// Weight of a table pixel for a piece seen by its top: its body is the table's colour, and
 /// its top has already placed it.
@@ -108,6 +109,8 @@ pub struct Model {
     pub footprint_area_mm2: f64,
     /// How much bare table under the silhouette counts against a fit.
     pub table_weight: f32,
+    /// Weight of a shadow pixel under its silhouette.
+    pub shadow_weight: f32,
     /// Size relative to the catalog's (taught; 1 by default).
     pub scale: f64,
     /// Lowest fit quality accepted.
@@ -159,6 +162,7 @@ impl Model {
             isotropic: m.ratio() < ISOTROPY_RATIO,
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
+            shadow_weight: W_SHADOW,
             scale: 1.0,
             min_quality: if table_like {
                 MIN_QUALITY_TABLE_LIKE
@@ -182,6 +186,8 @@ impl Model {
         if let Some(area) = top.filter(|&a| on && a > 0.0 && self.solid.parts.len() > 1) {
             self.seen_by_top = true;
             self.top_area_mm2 = area;
+            self.table_weight = W_TABLE_SEEN_BY_TOP;
+            self.shadow_weight = W_SHADOW_SEEN_BY_TOP;
         }
         self
     }
@@ -292,9 +298,9 @@ pub struct RegionResult {
     pub unexplained_box: Option<(usize, usize, usize, usize)>,
 }
 
-/// What a weight map depends on besides the region: the model's colours, its table weight,
-/// whether it is seen by its top, and the window.
-type MapKey = (u32, u32, bool, Window);
+/// What a weight map depends on besides the region: the model's colours, its table and
+/// shadow weights (as bits), and the window.
+type MapKey = (u32, u32, u32, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -465,7 +471,7 @@ impl Detector {
                 .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            let share = if model.table_weight == W_TABLE_LIKE {
+            let share = if model.table_weight != W_TABLE {
                 PRUNE_AREA_SHARE_TABLE_LIKE
             } else {
                 PRUNE_AREA_SHARE
@@ -491,7 +497,7 @@ impl Detector {
             let map_key = (
                 model.colours.0,
                 model.table_weight.to_bits(),
-                model.seen_by_top,
+                model.shadow_weight.to_bits(),
                 win,
             );
             let map = maps
@@ -754,11 +760,8 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
                         W_OTHER
                     }
                 }
-                Label::Table if model.seen_by_top => W_TABLE_SEEN_BY_TOP,
                 Label::Table => model.table_weight,
-                // A pale figure's own shaded sides look like shadow on a pale table.
-                Label::Shadow if model.seen_by_top => W_SHADOW_SEEN_BY_TOP,
-                Label::Shadow => W_SHADOW,
+                Label::Shadow => model.shadow_weight,
                 Label::Outside => 0.0,
             };
             out.push(v);
