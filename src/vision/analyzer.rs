@@ -135,6 +135,9 @@ pub struct Analyzer {
     /// Coarse pixels on the edge of what the camera sees, for arms reaching in.
     view_edge: Vec<(i32, i32)>,
     counter: Option<CounterBand>,
+    /// Per model: not tried in the main regions. The crab lives on the counter and is read
+    /// there on its own; elsewhere a crab-like patch is some other piece.
+    off_counter: Vec<bool>,
     profile: Profile,
 }
 
@@ -252,7 +255,12 @@ impl Analyzer {
             }
         }
         let view_edge = region::view_edge(&valid_coarse)?;
+        let off_counter = models
+            .iter()
+            .map(|m| counter.is_some() && m.kind == PieceKind::Crab)
+            .collect();
         Ok(Self {
+            off_counter,
             white: white_gains(profile.white_bgr),
             rect,
             view,
@@ -306,13 +314,6 @@ impl Analyzer {
             .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
         let fine_inputs = self.fine_inputs();
-        // The crab lives on the counter, read on its own below: elsewhere a crab-like patch is
-        // some other piece.
-        let off_counter: Vec<bool> = self
-            .models
-            .iter()
-            .map(|m| self.counter.is_some() && m.kind == PieceKind::Crab)
-            .collect();
         let mut detector = Detector::default();
         let mut found: Vec<Found> = Vec::new();
         let mut obstructed = arm;
@@ -322,7 +323,7 @@ impl Analyzer {
             let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
             times.blobs_ms += ms(t);
             let t = Instant::now();
-            let result = detector.detect_excluding(&region, &self.models, &self.view, &off_counter);
+            let result = detector.detect_excluding(&region, &self.models, &self.view, &self.off_counter);
             times.classify_ms += ms(t);
             let t = Instant::now();
             let mm2 = result.unexplained_px as f64 * region.mm_per_px * region.mm_per_px;
@@ -356,10 +357,10 @@ impl Analyzer {
                 .map(|(mi, m)| {
                     let kept = found.iter().filter(|f| f.detection.model == mi);
                     let (n, here) = kept.fold((0u32, false), |(n, h), f| (n + 1, h || f.region == ri));
-                    off_counter[mi] || (n >= m.count.max(1) && !here)
+                    self.off_counter[mi] || (n >= m.count.max(1) && !here)
                 })
                 .collect();
-            if excluded == off_counter {
+            if excluded == self.off_counter {
                 continue;
             }
             let result = detector.detect_excluding(&regions[ri], &self.models, &self.view, &excluded);

@@ -43,6 +43,8 @@ const READ_CRAB_QUALITY: f64 = 0.75;
 pub struct CounterBand {
     layout: CounterLayout,
     string: PolygonMm,
+    /// The string as a curve, for placing the crab at an arc length.
+    line: ClosedCurve,
     /// Bounding rectangle of the band, fine pixels.
     rect: Rect,
     /// 255 on the band (fine grid, full size).
@@ -136,6 +138,7 @@ impl CounterBand {
         Ok(Some(Self {
             layout: layout.clone(),
             string: ocean.polygon_mm.clone(),
+            line,
             rect: bbox,
             mask,
             usable,
@@ -190,14 +193,10 @@ impl CounterBand {
     /// to fit: the empty-table reference holds the crab at its start, so near there it differs
     /// little or not at all from the reference.
     fn crab_as_read(&self, place: &CrabPlace, models: &[Model], view: &Viewpoint) -> Option<Detection> {
-        let (ci, model) = models
-            .iter()
-            .enumerate()
-            .find(|(_, m)| m.kind == PieceKind::Crab)?;
-        let line = ClosedCurve::from_polygon(&self.string)?;
-        let heading = line.tangent_at(place.crab_arc_mm, HEADING_HALF_WINDOW_MM);
+        let (ci, model) = crab_model(models)?;
+        let heading = self.line.tangent_at(place.crab_arc_mm, HEADING_HALF_WINDOW_MM);
         let pose = Pose2 {
-            center_mm: line.point_at(place.crab_arc_mm),
+            center_mm: self.line.point_at(place.crab_arc_mm),
             angle_rad: heading.y.atan2(heading.x),
             base_mm: 0.0,
         };
@@ -216,6 +215,11 @@ impl CounterBand {
     }
 }
 
+/// The crab's model and its index among `models`.
+fn crab_model(models: &[Model]) -> Option<(usize, &Model)> {
+    models.iter().enumerate().find(|(_, m)| m.kind == PieceKind::Crab)
+}
+
 /// Fits the crab in the band region of a frame.
 pub fn fit_crab(
     frame: &Mat,
@@ -225,7 +229,7 @@ pub fn fit_crab(
     models: &[Model],
     view: &Viewpoint,
 ) -> Result<Option<Detection>, VisionError> {
-    let Some((ci, crab_model)) = models.iter().enumerate().find(|(_, m)| m.kind == PieceKind::Crab) else {
+    let Some((ci, crab_model)) = crab_model(models) else {
         return Ok(None);
     };
     let band_inputs = FineInputs {

@@ -12,7 +12,7 @@
 //! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
 
 use super::colour::ColourSet;
-use super::fit::{Fit, fit_pose, refine_pose, score_at};
+use super::fit::{Fit, Precision, fit_pose, refine_pose, score_at};
 use super::labels::Label;
 use super::raster::{ScoreScratch, WeightMap};
 use super::region::Region;
@@ -370,11 +370,16 @@ impl Detector {
             queue.extend(split(region, &seed, &explained));
             queue.sort_by_key(|s| s.len());
         }
-        // Fit every piece that touches another again, with the others' pixels counting neither
-        // way.
+        // Every piece is refined to its final pose, with the others' pixels counting neither
+        // way. A ship that touches another piece (its anchor, its loads) may have been fitted
+        // turned towards them: with their pixels out of the way it is tried turned back, too.
         let boxes: Vec<Option<(PointMm, PointMm)>> =
             detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
         for k in 0..detections.len() {
+            let model = &models[detections[k].model];
+            if model.seen_by_top {
+                continue;
+            }
             let touches = boxes.iter().enumerate().any(|(j, b)| {
                 j != k
                     && match (b, &boxes[k]) {
@@ -385,36 +390,49 @@ impl Detector {
                         _ => false,
                     }
             });
-            if !touches {
-                continue;
-            }
-            let model = &models[detections[k].model];
-            if model.seen_by_top {
-                continue;
-            }
             let pose = detections[k].fit.pose;
-            // A ship among its anchor and loads may have been fitted turned towards them: with
-            // their pixels out of the way it is tried turned back, too.
-            let hull = matches!(model.shape, Shape::Hull { .. });
-            let margin = if hull {
+            let retry = touches && matches!(model.shape, Shape::Hull { .. });
+            let margin = if retry {
                 WINDOW_MARGIN_MM + model.reach_mm(view, pose.center_mm)
             } else {
                 WINDOW_MARGIN_MM
             };
             let win = window_around(region, &detections[k].fit.silhouette, margin);
             let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
-            let turns: &[f64] = if hull { &HULL_RETRY_TURNS } else { &[0.0] };
-            let best = turns
-                .iter()
-                .filter_map(|&turn| {
-                    let start = Pose2 {
-                        angle_rad: pose.angle_rad + turn,
-                        ..pose
-                    };
-                    refine_pose(&model.solid, &map, view, start, model.round, &mut self.scratch)
-                })
-                .max_by(|a, b| a.gain.total_cmp(&b.gain));
-            if let Some(f) = best {
+            let start = if retry {
+                HULL_RETRY_TURNS
+                    .iter()
+                    .filter_map(|&turn| {
+                        let start = Pose2 {
+                            angle_rad: pose.angle_rad + turn,
+                            ..pose
+                        };
+                        let (solid, round) = (&model.solid, model.round);
+                        refine_pose(
+                            solid,
+                            &map,
+                            view,
+                            start,
+                            round,
+                            Precision::COMPARE,
+                            &mut self.scratch,
+                        )
+                    })
+                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                    .map_or(pose, |f| f.pose)
+            } else {
+                pose
+            };
+            let (solid, round) = (&model.solid, model.round);
+            if let Some(f) = refine_pose(
+                solid,
+                &map,
+                view,
+                start,
+                round,
+                Precision::FINAL,
+                &mut self.scratch,
+            ) {
                 detections[k].fit = f;
             }
         }
@@ -537,7 +555,17 @@ impl Detector {
                 };
                 [fit.pose, turned]
                     .into_iter()
-                    .filter_map(|pose| refine_pose(&model.solid, map, view, pose, false, &mut self.scratch))
+                    .filter_map(|pose| {
+                        refine_pose(
+                            &model.solid,
+                            map,
+                            view,
+                            pose,
+                            false,
+                            Precision::COMPARE,
+                            &mut self.scratch,
+                        )
+                    })
                     .max_by(|a, b| a.gain.total_cmp(&b.gain))
                     .unwrap_or(fit)
             } else {
@@ -563,9 +591,18 @@ impl Detector {
         if model.seen_by_top {
             return Some((mi, fit));
         }
-        let refined = maps
-            .get(&key)
-            .and_then(|map| refine_pose(&model.solid, map, view, fit.pose, model.round, &mut self.scratch));
+        // Enough to mark its pixels as explained; the final pose comes once every piece is found.
+        let refined = maps.get(&key).and_then(|map| {
+            refine_pose(
+                &model.solid,
+                map,
+                view,
+                fit.pose,
+                model.round,
+                Precision::COMPARE,
+                &mut self.scratch,
+            )
+        });
         Some((mi, refined.unwrap_or(fit)))
     }
 
@@ -656,8 +693,15 @@ impl Detector {
             };
             let win = window_around(region, &d.fit.silhouette, WINDOW_MARGIN_MM + 2.0 * *height);
             let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
-            if let Some(f) = refine_pose(&model.solid, &map, view, start, model.round, &mut self.scratch)
-                && hull.contains(f.pose.center_mm)
+            if let Some(f) = refine_pose(
+                &model.solid,
+                &map,
+                view,
+                start,
+                model.round,
+                Precision::FINAL,
+                &mut self.scratch,
+            ) && hull.contains(f.pose.center_mm)
             {
                 d.fit = f;
             }

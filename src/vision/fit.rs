@@ -38,6 +38,26 @@ const RECOMPUTE_AFTER_MM: f64 = 2.0;
 /// Scan-line spacing of [`union_area_mm2`], mm.
 const AREA_SCAN_MM: f64 = 0.5;
 
+/// Where a refinement stops: its smallest translation and angle steps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Precision {
+    pub step_mm: f64,
+    pub angle_rad: f64,
+}
+
+impl Precision {
+    /// Enough to compare models and ways round (a few tenths of a millimetre off at worst).
+    pub const COMPARE: Self = Self {
+        step_mm: JOINT_STEP_MM,
+        angle_rad: 0.0125,
+    };
+    /// A piece's final pose.
+    pub const FINAL: Self = Self {
+        step_mm: STEP_MIN_MM,
+        angle_rad: ANGLE_STEP_MIN,
+    };
+}
+
 /// A fitted pose and how well it explains the pixels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fit {
@@ -179,27 +199,30 @@ pub fn fit_pose(
     }
     let (gain, pose, sil) = best?;
     let (pose, gain, silhouette) = if fine {
-        joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch)
+        joint_search(solid, map, view, pose, sil, round, Precision::FINAL, scratch)
     } else {
         (pose, gain, sil)
     };
     Some(Fit::measured(pose, gain, silhouette, map))
 }
 
-/// Refines a pose already close to the truth (translation and, unless round, angle).
+/// Refines a pose already close to the truth (translation and, unless round, angle) down to
+/// `precision`.
+#[allow(clippy::too_many_arguments)]
 pub fn refine_pose(
     solid: &Solid,
     map: &WeightMap,
     view: &Viewpoint,
     pose: Pose2,
     round: bool,
+    precision: Precision,
     scratch: &mut ScoreScratch,
 ) -> Option<Fit> {
     let sil = Silhouette::of(solid, &pose, view);
     if sil.polygons.is_empty() {
         return None;
     }
-    let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, STEP_MIN_MM, scratch);
+    let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, precision, scratch);
     Some(Fit::measured(pose, gain, silhouette, map))
 }
 
@@ -219,6 +242,7 @@ pub fn score_at(
     Some(Fit::measured(pose, gain, silhouette, map))
 }
 
+/// The four moves of a translation search; `i ^ 1` is the way back of move `i`.
 const FOUR: [(f64, f64); 4] = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)];
 
 /// Pattern search over the translation of a silhouette computed at `pose - offset` (it is moved,
@@ -240,15 +264,21 @@ fn translate_search(
     let mut step = step;
     let stop = step / 4.0 - 1e-9;
     while step >= stop {
+        // The way back of the last move leads where the score was lower: not tried.
+        let mut back: Option<usize> = None;
         for _ in 0..MAX_MOVES {
             let mut moved = false;
-            for (dx, dy) in FOUR {
+            for (i, (dx, dy)) in FOUR.into_iter().enumerate() {
+                if back == Some(i) {
+                    continue;
+                }
                 let d = PointMm::new(dx * step, dy * step);
                 let sc = map.score(&sil.polygons, off + d, scratch);
                 if sc > best + 1e-9 {
                     best = sc;
                     off = off + d;
                     moved = true;
+                    back = Some(i ^ 1);
                 }
             }
             if !moved {
@@ -267,7 +297,7 @@ fn translate_search(
 }
 
 /// Pattern search over translation and (unless round) angle together, from half a millimetre
-/// and [`ANGLE_STEP_START`] down to `min_step`. Translations move the current silhouette;
+/// and [`ANGLE_STEP_START`] down to `precision`. Translations move the current silhouette;
 /// angle trials and accepted moves of more than a millimetre recompute it.
 #[allow(clippy::too_many_arguments)]
 fn joint_search(
@@ -277,9 +307,10 @@ fn joint_search(
     pose: Pose2,
     sil: Silhouette,
     round: bool,
-    min_step: f64,
+    precision: Precision,
     scratch: &mut ScoreScratch,
 ) -> (Pose2, f64, Silhouette) {
+    let min_step = precision.step_mm;
     let mut cur = pose;
     let mut sil = sil;
     // The silhouette was computed at `cur.center_mm - off`.
@@ -287,12 +318,17 @@ fn joint_search(
     let mut best = map.score(&sil.polygons, off, scratch);
     let mut step = JOINT_STEP_MM;
     let mut astep = if round { 0.0 } else { ANGLE_STEP_START };
-    let astop = ANGLE_STEP_MIN;
+    let astop = precision.angle_rad;
     while step >= min_step - 1e-9 || (!round && astep >= astop - 1e-9) {
+        // As in `translate_search`; a turn changes the silhouette and forgets it.
+        let mut back: Option<usize> = None;
         for _ in 0..MAX_MOVES {
             let mut moved = false;
             if step >= min_step - 1e-9 {
-                for (dx, dy) in FOUR {
+                for (i, (dx, dy)) in FOUR.into_iter().enumerate() {
+                    if back == Some(i) {
+                        continue;
+                    }
                     let d = PointMm::new(dx * step, dy * step);
                     let sc = map.score(&sil.polygons, off + d, scratch);
                     if sc > best + 1e-9 {
@@ -300,6 +336,7 @@ fn joint_search(
                         off = off + d;
                         cur.center_mm = cur.center_mm + d;
                         moved = true;
+                        back = Some(i ^ 1);
                     }
                 }
             }
@@ -317,6 +354,7 @@ fn joint_search(
                         sil = ts;
                         off = PointMm::default();
                         moved = true;
+                        back = None;
                     }
                 }
             }
@@ -324,6 +362,7 @@ fn joint_search(
                 sil = Silhouette::of(solid, &cur, view);
                 off = PointMm::default();
                 best = map.score(&sil.polygons, off, scratch);
+                back = None;
             }
             if !moved {
                 break;

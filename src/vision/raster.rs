@@ -91,17 +91,24 @@ impl WeightMap {
         if n_sub == 0 || polygons.is_empty() {
             return 0.0;
         }
-        if scratch.intervals.len() < n_sub {
+        // One polygon needs no union: its spans are integrated as they are found.
+        let single = polygons.len() == 1;
+        if !single && scratch.intervals.len() < n_sub {
             scratch.intervals.resize(n_sub, Vec::new());
         }
+        let inv = 1.0 / self.mm_per_px;
+        let (ox, oy) = (
+            (offset.x - self.origin_mm.x) * inv,
+            (offset.y - self.origin_mm.y) * inv,
+        );
+        let mut total = 0.0;
         let mut k_min = n_sub;
         let mut k_max = 0usize;
         for poly in polygons {
             scratch.px.clear();
-            scratch.px.extend(
-                poly.iter()
-                    .map(|&q| self.to_px(PointMm::new(q.x + offset.x, q.y + offset.y))),
-            );
+            scratch
+                .px
+                .extend(poly.iter().map(|&q| (q.x * inv + ox, q.y * inv + oy)));
             let (ymin, ymax) = scratch
                 .px
                 .iter()
@@ -133,13 +140,16 @@ impl WeightMap {
                     continue;
                 }
                 let dy = y1 - y0;
+                if dy.abs() < 1e-12 {
+                    for idx in ka - k0..=kb - k0 {
+                        scratch.lo[idx] = scratch.lo[idx].min(x0.min(x1));
+                        scratch.hi[idx] = scratch.hi[idx].max(x0.max(x1));
+                    }
+                    continue;
+                }
+                let slope = (x1 - x0) / dy;
                 for k in ka..=kb {
-                    let y = sub_row_y(k);
-                    let x = if dy.abs() < 1e-12 {
-                        x0.min(x1)
-                    } else {
-                        x0 + (y - y0) * (x1 - x0) / dy
-                    };
+                    let x = x0 + (sub_row_y(k) - y0) * slope;
                     let idx = k - k0;
                     if x < scratch.lo[idx] {
                         scratch.lo[idx] = x;
@@ -147,26 +157,24 @@ impl WeightMap {
                     if x > scratch.hi[idx] {
                         scratch.hi[idx] = x;
                     }
-                    if dy.abs() < 1e-12 {
-                        let xr = x0.max(x1);
-                        if xr > scratch.hi[idx] {
-                            scratch.hi[idx] = xr;
-                        }
-                    }
                 }
             }
             for k in k0..=k1 {
                 let (a, b) = (scratch.lo[k - k0], scratch.hi[k - k0]);
                 if a < b {
-                    scratch.intervals[k].push((a, b));
+                    if single {
+                        let j = k / SUB_ROWS;
+                        total += self.row_integral(j, b) - self.row_integral(j, a);
+                    } else {
+                        scratch.intervals[k].push((a, b));
+                    }
                 }
             }
             k_min = k_min.min(k0);
             k_max = k_max.max(k1);
         }
-        let mut total = 0.0;
-        if k_min > k_max {
-            return 0.0;
+        if single || k_min > k_max {
+            return total / SUB_ROWS as f64;
         }
         for k in k_min..=k_max {
             let iv = &mut scratch.intervals[k];

@@ -130,17 +130,12 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         let f = view.at_row::<Vec3b>(y)?;
         let u = input.usable.at_row::<u8>(y)?;
         let l = labels.at_row_mut::<u8>(y)?;
+        let near = ReferenceRows::at(input.reference, y)?;
         for x in 0..f.len() {
             l[x] = if u[x] == 0 {
                 Label::Outside as u8
             } else {
-                label_near(
-                    balance.apply(f[x]),
-                    input.reference,
-                    x as i32,
-                    y,
-                    balance.shadow_tint,
-                )? as u8
+                near.label_near(balance.apply(f[x]), x as i32, balance.shadow_tint) as u8
             };
         }
         let c = change.at_row_mut::<u8>(y)?;
@@ -207,38 +202,55 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     })
 }
 
-/// The label of a balanced frame pixel `f` at `(x, y)` of `reference`: as [`label_tinted`] against
-/// the reference pixel there, but a change that a neighbouring reference pixel explains is no
-/// change. A frame never lies exactly on the calibration's pixels (the camera shakes, refocuses,
-/// is scaled): without this, every sharp edge of the empty table (the string, the beads, the
-/// planks) would turn into a thin line of "pieces".
-pub fn label_near(
-    f: [f32; 3],
-    reference: &Mat,
-    x: i32,
-    y: i32,
-    tint: Option<[f32; 3]>,
-) -> Result<Label, VisionError> {
-    let at = |xx: i32, yy: i32| -> Result<[f32; 3], VisionError> {
-        let r = reference.at_2d::<Vec3b>(yy, xx)?;
-        Ok([r[0] as f32, r[1] as f32, r[2] as f32])
-    };
-    let here = label_tinted(f, at(x, y)?, tint);
-    if here != Label::Piece {
-        return Ok(here);
+/// A reference row and its neighbours above and below (where the image has them), for
+/// labelling along a row without a checked pixel access per neighbour.
+struct ReferenceRows<'a> {
+    /// Rows `y - 1`, `y`, `y + 1`.
+    rows: [Option<&'a [Vec3b]>; 3],
+}
+
+impl<'a> ReferenceRows<'a> {
+    fn at(reference: &'a Mat, y: i32) -> Result<Self, VisionError> {
+        let row = |yy: i32| -> Result<Option<&'a [Vec3b]>, VisionError> {
+            if yy < 0 || yy >= reference.rows() {
+                return Ok(None);
+            }
+            Ok(Some(reference.at_row::<Vec3b>(yy)?))
+        };
+        Ok(Self {
+            rows: [row(y - 1)?, row(y)?, row(y + 1)?],
+        })
     }
-    let (w, h) = (reference.cols(), reference.rows());
-    for (dx, dy) in NEIGHBOURS {
-        let (xx, yy) = (x + dx, y + dy);
-        if xx < 0 || yy < 0 || xx >= w || yy >= h {
-            continue;
+
+    /// The label of a balanced frame pixel `f` at column `x` of the middle row: as
+    /// [`label_tinted`] against the reference pixel there, but a change that a neighbouring
+    /// reference pixel explains is no change. A frame never lies exactly on the calibration's
+    /// pixels (the camera shakes, refocuses, is scaled): without this, every sharp edge of the
+    /// empty table (the string, the beads, the planks) would turn into a thin line of "pieces".
+    /// A column outside the image is [`Label::Outside`].
+    fn label_near(&self, f: [f32; 3], x: i32, tint: Option<[f32; 3]>) -> Label {
+        let at = |dx: i32, dy: i32| -> Option<[f32; 3]> {
+            let row = self.rows[(dy + 1) as usize]?;
+            let r = row.get(usize::try_from(x + dx).ok()?)?;
+            Some([r[0] as f32, r[1] as f32, r[2] as f32])
+        };
+        let Some(here) = at(0, 0) else {
+            return Label::Outside;
+        };
+        let here = label_tinted(f, here, tint);
+        if here != Label::Piece {
+            return here;
         }
-        let l = label_tinted(f, at(xx, yy)?, tint);
-        if l != Label::Piece {
-            return Ok(l);
+        for (dx, dy) in NEIGHBOURS {
+            if let Some(r) = at(dx, dy) {
+                let l = label_tinted(f, r, tint);
+                if l != Label::Piece {
+                    return l;
+                }
+            }
         }
+        Label::Piece
     }
-    Ok(Label::Piece)
 }
 
 /// The eight neighbours of a pixel, nearest first.
@@ -377,6 +389,7 @@ pub fn fine_region(
         let f = view.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
         let u = usable.at_row::<u8>(y)?;
+        let near = ReferenceRows::at(input.reference, rect.y + y)?;
         for x in 0..w {
             let fp = balance.apply(f[x]);
             let rp = [r[x][0] as f32, r[x][1] as f32, r[x][2] as f32];
@@ -384,13 +397,7 @@ pub fn fine_region(
             let l = if u[x] == 0 {
                 Label::Outside
             } else {
-                label_near(
-                    fp,
-                    input.reference,
-                    rect.x + x as i32,
-                    rect.y + y,
-                    balance.shadow_tint,
-                )?
+                near.label_near(fp, rect.x + x as i32, balance.shadow_tint)
             };
             let c = if l == Label::Piece {
                 let w = input.white;

@@ -38,6 +38,10 @@ pub struct Section {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Part {
     pub sections: Vec<Section>,
+    /// The part is the convex hull of all its sections (a dome, a sphere, a frustum), so its
+    /// outline from any viewpoint is one convex polygon: the hull of every section's image.
+    /// Set by [`Part::new`]; uniform scaling keeps it.
+    pub convex_body: bool,
 }
 
 /// A piece as a union of parts.
@@ -49,30 +53,98 @@ pub struct Solid {
 }
 
 impl Part {
-    fn prism(outline: Vec<PointMm>, z0: f64, z1: f64) -> Self {
+    /// A part of `sections` in rising `z_mm`.
+    pub fn new(sections: Vec<Section>) -> Self {
+        let convex_body = is_convex_body(&sections);
         Self {
-            sections: vec![
-                Section {
-                    z_mm: z0,
-                    outline: outline.clone(),
-                },
-                Section { z_mm: z1, outline },
-            ],
+            sections,
+            convex_body,
         }
+    }
+
+    fn prism(outline: Vec<PointMm>, z0: f64, z1: f64) -> Self {
+        Self::new(vec![
+            Section {
+                z_mm: z0,
+                outline: outline.clone(),
+            },
+            Section { z_mm: z1, outline },
+        ])
     }
 
     /// A solid of revolution from `(z, radius)` pairs, optionally stretched to an ellipse.
     fn revolved(profile: &[(f64, f64)], stretch: (f64, f64)) -> Self {
-        Self {
-            sections: profile
+        Self::new(
+            profile
                 .iter()
                 .map(|&(z, r)| Section {
                     z_mm: z,
                     outline: ellipse(r * stretch.0, r * stretch.1),
                 })
                 .collect(),
+        )
+    }
+}
+
+/// How far outside a section an interpolated point may lie and the stack still count as one
+/// convex body, mm.
+const CONVEX_BODY_TOLERANCE_MM: f64 = 0.05;
+
+/// Whether the convex hull of all `sections` adds nothing to the union of the hulls of
+/// consecutive pairs. The hull's cut at a section's height is the hull of where the segments
+/// between vertices below and above cross that height; each of those points must lie in the
+/// section (which is convex).
+fn is_convex_body(sections: &[Section]) -> bool {
+    if sections.len() <= 2 {
+        return true;
+    }
+    for (i, mid) in sections.iter().enumerate().skip(1).take(sections.len() - 2) {
+        for below in &sections[..i] {
+            for above in &sections[i + 1..] {
+                let span = above.z_mm - below.z_mm;
+                if span <= 0.0 {
+                    continue;
+                }
+                let t = (mid.z_mm - below.z_mm) / span;
+                for &v in &below.outline {
+                    for &w in &above.outline {
+                        let p = v + (w - v) * t;
+                        if outside_convex(&mid.outline, p) > CONVEX_BODY_TOLERANCE_MM {
+                            return false;
+                        }
+                    }
+                }
+            }
         }
     }
+    true
+}
+
+/// How far `p` lies outside a convex polygon (either winding), mm; 0 or less inside.
+fn outside_convex(poly: &[PointMm], p: PointMm) -> f64 {
+    let n = poly.len();
+    if n < 3 {
+        return f64::INFINITY;
+    }
+    let area2: f64 = (0..n)
+        .map(|k| {
+            let (a, b) = (poly[k], poly[(k + 1) % n]);
+            a.x * b.y - b.x * a.y
+        })
+        .sum();
+    let sign = if area2 >= 0.0 { 1.0 } else { -1.0 };
+    (0..n)
+        .map(|k| {
+            let (a, b) = (poly[k], poly[(k + 1) % n]);
+            let e = b - a;
+            let len = e.norm();
+            if len <= 0.0 {
+                return f64::NEG_INFINITY;
+            }
+            // Positive to the right of an anticlockwise edge: outside.
+            -sign * (e.x * (p.y - a.y) - e.y * (p.x - a.x)) / len
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 fn ellipse(rx: f64, ry: f64) -> Vec<PointMm> {
@@ -114,7 +186,7 @@ fn dome(rx: f64, ry: f64, z0: f64, h: f64) -> Part {
             }
         })
         .collect();
-    Part { sections }
+    Part::new(sections)
 }
 
 impl Solid {
@@ -147,21 +219,19 @@ impl Solid {
                 length_mm,
                 width_mm,
                 top_inset_mm,
-            } => vec![Part {
-                sections: vec![
-                    Section {
-                        z_mm: 0.0,
-                        outline: rectangle(length_mm, width_mm),
-                    },
-                    Section {
-                        z_mm: h,
-                        outline: rectangle(
-                            (length_mm - 2.0 * top_inset_mm).max(1.0),
-                            (width_mm - 2.0 * top_inset_mm).max(1.0),
-                        ),
-                    },
-                ],
-            }],
+            } => vec![Part::new(vec![
+                Section {
+                    z_mm: 0.0,
+                    outline: rectangle(length_mm, width_mm),
+                },
+                Section {
+                    z_mm: h,
+                    outline: rectangle(
+                        (length_mm - 2.0 * top_inset_mm).max(1.0),
+                        (width_mm - 2.0 * top_inset_mm).max(1.0),
+                    ),
+                },
+            ])],
             Shape::AnchorOutline { length_mm, width_mm } => anchor(length_mm, width_mm, h),
             Shape::Disc { diameter_mm } => {
                 let r = diameter_mm / 2.0;
@@ -172,18 +242,16 @@ impl Solid {
             }
             Shape::Blob { .. } => {
                 let outline = entry.shape.local_footprint();
-                vec![Part {
-                    sections: vec![
-                        Section {
-                            z_mm: 0.0,
-                            outline: convex_hull(&outline),
-                        },
-                        Section {
-                            z_mm: h,
-                            outline: shrunk(&convex_hull(&outline), 0.94),
-                        },
-                    ],
-                }]
+                vec![Part::new(vec![
+                    Section {
+                        z_mm: 0.0,
+                        outline: convex_hull(&outline),
+                    },
+                    Section {
+                        z_mm: h,
+                        outline: shrunk(&convex_hull(&outline), 0.94),
+                    },
+                ])]
             }
             Shape::FigureOnDisc { base_diameter_mm } => {
                 let r = base_diameter_mm / 2.0;
@@ -323,24 +391,24 @@ fn bottle(length: f64, diameter: f64) -> Vec<Part> {
         (1.5 * r, 0.87),
         (2.0 * r, 0.25),
     ];
-    let body = Part {
-        sections: levels
+    let body = Part::new(
+        levels
             .iter()
             .map(|&(z, k)| Section {
                 z_mm: z,
                 outline: body_at(k),
             })
             .collect(),
-    };
-    let neck_part = Part {
-        sections: levels
+    );
+    let neck_part = Part::new(
+        levels
             .iter()
             .map(|&(z, k)| Section {
                 z_mm: z,
                 outline: neck_at(k),
             })
             .collect(),
-    };
+    );
     vec![body, neck_part]
 }
 

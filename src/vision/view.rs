@@ -91,6 +91,17 @@ impl Silhouette {
         let mut polygons = Vec::new();
         let mut buf: Vec<PointMm> = Vec::with_capacity(64);
         for part in &solid.parts {
+            if part.convex_body && part.sections.len() > 2 {
+                buf.clear();
+                for sec in &part.sections {
+                    buf.extend(sec.outline.iter().map(|&q| place(q, sec.z_mm)));
+                }
+                let hull = convex_hull(&buf);
+                if hull.len() >= 3 {
+                    polygons.push(hull);
+                }
+                continue;
+            }
             for pair in part.sections.windows(2) {
                 buf.clear();
                 for sec in pair {
@@ -178,5 +189,50 @@ mod tests {
         // Foot at 489..511; the cup's rim (r 10.45 at 30 mm) reaches 510.45 * 900/870.
         assert!((lo.x - 489.0).abs() < 0.1, "{lo:?}");
         assert!((hi.x - 510.45 * 900.0 / 870.0).abs() < 0.2, "{hi:?}");
+    }
+
+    /// A part taken as one convex body must cover exactly what its consecutive section pairs
+    /// cover (the plain reading of a part), from near and oblique viewpoints alike.
+    #[test]
+    fn one_hull_per_convex_part_covers_what_the_section_pairs_cover() {
+        use crate::vision::fit::union_area_mm2;
+        let cat = crate::table::Catalog::default_catalog();
+        let views = [
+            Viewpoint {
+                nadir_mm: PointMm::new(0.0, 0.0),
+                height_mm: 900.0,
+            },
+            Viewpoint {
+                nadir_mm: PointMm::new(-300.0, -700.0),
+                height_mm: 500.0,
+            },
+        ];
+        let mut merged_parts = 0;
+        for entry in &cat.pieces {
+            let solid = Solid::of(entry);
+            let mut pairs = solid.clone();
+            for part in &mut pairs.parts {
+                merged_parts += usize::from(part.convex_body && part.sections.len() > 2);
+                part.convex_body = false;
+            }
+            for view in &views {
+                for angle in [0.0, 0.9, 2.2] {
+                    let pose = Pose2 {
+                        center_mm: PointMm::new(420.0, 130.0),
+                        angle_rad: angle,
+                        base_mm: 0.0,
+                    };
+                    let one = union_area_mm2(&Silhouette::of(&solid, &pose, view).polygons);
+                    let reference = union_area_mm2(&Silhouette::of(&pairs, &pose, view).polygons);
+                    assert!(
+                        (one - reference).abs() <= 0.01 * reference + 1.0,
+                        "{}: {one} mm² as one hull vs {reference} mm² as pairs",
+                        entry.name
+                    );
+                }
+            }
+        }
+        // Domes and spheres (octopus heads, the crab, beads) are merged.
+        assert!(merged_parts >= 3, "{merged_parts}");
     }
 }
