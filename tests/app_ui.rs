@@ -793,7 +793,7 @@ fn the_demo_opens_by_itself_and_the_panel_shows_the_referees_rulings_in_words() 
 }
 
 #[test]
-#[ignore = "vision still misreads a treasure of the demo's set-up (green's closest chest read as gold): run with --ignored to check it"]
+#[ignore = "vision misses the demo's brown chests on its light wood (they look like the table in shadow), so green's closest chest is not seen: run with --ignored to check it"]
 fn the_demo_opens_by_itself_and_its_first_ruling_names_the_closest_treasure_the_truth_says() {
     use octoref::app::demo_game::game_context;
     use octoref::vision::evaluate::truth_report;
