@@ -64,6 +64,9 @@ const HULL_RETRY_TURNS: [f64; 5] = [
     std::f64::consts::FRAC_PI_3,
     -std::f64::consts::FRAC_PI_3,
 ];
+/// Evenly spaced turns per symmetry period from which a piece against one of its colour is
+/// refitted once the others' final poses are known.
+const ROUND_AGAIN_STARTS: usize = 12;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -107,6 +110,9 @@ pub struct Model {
     /// The footprint's principal moments are nearly equal (start angles are spread evenly).
     pub isotropic: bool,
     pub footprint_area_mm2: f64,
+    /// Its main colour looks like the table: bare table counts less against it, and less of
+    /// its footprint need show.
+    pub table_like: bool,
     /// How much bare table under the silhouette counts against a fit.
     pub table_weight: f32,
     /// Weight of a shadow pixel under its silhouette.
@@ -161,6 +167,7 @@ impl Model {
             period,
             isotropic: m.ratio() < ISOTROPY_RATIO,
             footprint_area_mm2: PolygonMm::new(fp).area(),
+            table_like,
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
             scale: 1.0,
@@ -371,70 +378,13 @@ impl Detector {
             queue.sort_by_key(|s| s.len());
         }
         // Every piece is refined to its final pose, with the others' pixels counting neither
-        // way. A ship that touches another piece (its anchor, its loads) may have been fitted
-        // turned towards them: with their pixels out of the way it is tried turned back, too.
-        let boxes: Vec<Option<(PointMm, PointMm)>> =
-            detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
-        for k in 0..detections.len() {
-            let model = &models[detections[k].model];
-            if model.seen_by_top {
-                continue;
-            }
-            let touches = boxes.iter().enumerate().any(|(j, b)| {
-                j != k
-                    && match (b, &boxes[k]) {
-                        (Some((a0, a1)), Some((b0, b1))) => {
-                            let m = WINDOW_MARGIN_MM;
-                            !(a1.x + m < b0.x || b1.x + m < a0.x || a1.y + m < b0.y || b1.y + m < a0.y)
-                        }
-                        _ => false,
-                    }
-            });
-            let pose = detections[k].fit.pose;
-            let retry = touches && matches!(model.shape, Shape::Hull { .. });
-            let margin = if retry {
-                WINDOW_MARGIN_MM + model.reach_mm(view, pose.center_mm)
-            } else {
-                WINDOW_MARGIN_MM
-            };
-            let win = window_around(region, &detections[k].fit.silhouette, margin);
-            let map = weight_map(region, model, &explained, Some(k as u16 + 1), win);
-            let start = if retry {
-                HULL_RETRY_TURNS
-                    .iter()
-                    .filter_map(|&turn| {
-                        let start = Pose2 {
-                            angle_rad: pose.angle_rad + turn,
-                            ..pose
-                        };
-                        let (solid, round) = (&model.solid, model.round);
-                        refine_pose(
-                            solid,
-                            &map,
-                            view,
-                            start,
-                            round,
-                            Precision::COMPARE,
-                            &mut self.scratch,
-                        )
-                    })
-                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
-                    .map_or(pose, |f| f.pose)
-            } else {
-                pose
-            };
-            let (solid, round) = (&model.solid, model.round);
-            if let Some(f) = refine_pose(
-                solid,
-                &map,
-                view,
-                start,
-                round,
-                Precision::FINAL,
-                &mut self.scratch,
-            ) {
-                detections[k].fit = f;
-            }
+        // way. A piece against one of its colour is fitted once more against the others' final
+        // silhouettes: the first marks came from their comparison poses, which may hold some of
+        // its pixels (an anchor against its ship).
+        let alike = self.finish(region, models, view, &mut detections, &explained, None);
+        if alike.iter().any(|&t| t) {
+            explained = remarked(region, models, &detections);
+            self.finish(region, models, view, &mut detections, &explained, Some(&alike));
         }
         self.rebase(region, models, view, &mut detections, &explained);
         for d in &mut detections {
@@ -448,6 +398,108 @@ impl Detector {
             unexplained_px,
             unexplained_box,
         }
+    }
+
+    /// Refines every piece not placed by its top to its final pose, on a map of its window where
+    /// the other pieces' `explained` pixels count neither way; with `only`, just the pieces it
+    /// marks. Returns which pieces touch a piece that shares one of their colours.
+    ///
+    /// The first pass tries a ship among its anchor and loads turned back from them too (it may
+    /// have been fitted turned towards them). The second, once the others' pixels are marked from
+    /// their final poses, tries its pieces all the way round: a piece against one of its colour
+    /// (an anchor at its ship) may have been turned by the pixels the other held when it was
+    /// found.
+    fn finish(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &mut [Detection],
+        explained: &[u16],
+        only: Option<&[bool]>,
+    ) -> Vec<bool> {
+        let boxes: Vec<Option<(PointMm, PointMm)>> =
+            detections.iter().map(|d| d.fit.silhouette.bounds()).collect();
+        let near = |j: usize, k: usize| match (&boxes[j], &boxes[k]) {
+            (Some((a0, a1)), Some((b0, b1))) => {
+                let m = WINDOW_MARGIN_MM;
+                j != k && !(a1.x + m < b0.x || b1.x + m < a0.x || a1.y + m < b0.y || b1.y + m < a0.y)
+            }
+            _ => false,
+        };
+        let n = detections.len();
+        let touching: Vec<bool> = (0..n).map(|k| (0..n).any(|j| near(j, k))).collect();
+        let alike: Vec<bool> = (0..n)
+            .map(|k| {
+                let colours = models[detections[k].model].colours;
+                (0..n).any(|j| near(j, k) && colours.contains_any(models[detections[j].model].colours.0))
+            })
+            .collect();
+        for k in 0..n {
+            let model = &models[detections[k].model];
+            if model.seen_by_top || only.is_some_and(|o| !o.get(k).copied().unwrap_or(false)) {
+                continue;
+            }
+            let pose = detections[k].fit.pose;
+            let hull_retry = only.is_none() && touching[k] && matches!(model.shape, Shape::Hull { .. });
+            let margin = if hull_retry {
+                WINDOW_MARGIN_MM + model.reach_mm(view, pose.center_mm)
+            } else {
+                WINDOW_MARGIN_MM
+            };
+            let win = window_around(region, &detections[k].fit.silhouette, margin);
+            let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
+            let (solid, round) = (&model.solid, model.round);
+            let compare = |pose: Pose2, scratch: &mut ScoreScratch| {
+                refine_pose(solid, &map, view, pose, round, Precision::COMPARE, scratch)
+            };
+            let start = if hull_retry {
+                HULL_RETRY_TURNS
+                    .iter()
+                    .filter_map(|&turn| {
+                        let start = Pose2 {
+                            angle_rad: pose.angle_rad + turn,
+                            ..pose
+                        };
+                        compare(start, &mut self.scratch)
+                    })
+                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                    .map_or(pose, |f| f.pose)
+            } else if only.is_some() && !round {
+                let angles: Vec<f64> = (1..ROUND_AGAIN_STARTS)
+                    .map(|t| pose.angle_rad + t as f64 * model.period / ROUND_AGAIN_STARTS as f64)
+                    .collect();
+                let turned = fit_pose(
+                    solid,
+                    &map,
+                    view,
+                    pose.center_mm,
+                    &angles,
+                    pose.base_mm,
+                    &mut self.scratch,
+                )
+                .and_then(|f| compare(f.pose, &mut self.scratch));
+                [compare(pose, &mut self.scratch), turned]
+                    .into_iter()
+                    .flatten()
+                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                    .map_or(pose, |f| f.pose)
+            } else {
+                pose
+            };
+            if let Some(f) = refine_pose(
+                solid,
+                &map,
+                view,
+                start,
+                round,
+                Precision::FINAL,
+                &mut self.scratch,
+            ) {
+                detections[k].fit = f;
+            }
+        }
+        alike
     }
 
     /// The model that explains most of a seed, fitted; `None` when no model explains enough.
@@ -489,7 +541,7 @@ impl Detector {
                 .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            let share = if model.table_weight != W_TABLE {
+            let share = if model.table_like {
                 PRUNE_AREA_SHARE_TABLE_LIKE
             } else {
                 PRUNE_AREA_SHARE
@@ -533,17 +585,7 @@ impl Detector {
             )
             .unwrap_or(seed_centre);
             let angles = start_angles(model, &pts, centre, view);
-            let Some(fit) = fit_pose(
-                &model.solid,
-                map,
-                view,
-                centre,
-                &angles,
-                0.0,
-                model.round,
-                false,
-                &mut self.scratch,
-            ) else {
+            let Some(fit) = fit_pose(&model.solid, map, view, centre, &angles, 0.0, &mut self.scratch) else {
                 continue;
             };
             // A hull seen from above looks much the same turned end for end (the lean fills the
@@ -853,6 +895,15 @@ fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
         y1 = y1.max(j);
     }
     (x0, y0, x1, y1)
+}
+
+/// `explained` marked afresh from the detections' silhouettes, in the order they were found.
+fn remarked(region: &Region, models: &[Model], detections: &[Detection]) -> Vec<u16> {
+    let mut explained = vec![0; region.len()];
+    for (k, d) in detections.iter().enumerate() {
+        mark_explained(region, &models[d.model], &d.fit, &mut explained, k as u16 + 1);
+    }
+    explained
 }
 
 /// Marks the pixels inside a fit's silhouette that show the model's colours best as explained

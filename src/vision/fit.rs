@@ -31,6 +31,9 @@ const STEP_MIN_MM: f64 = 0.125;
 /// First angle step of the joint search, and the smallest, radians.
 const ANGLE_STEP_START: f64 = 0.05;
 const ANGLE_STEP_MIN: f64 = 0.003;
+/// The smallest angle step when comparing models and ways round, radians (two halvings short of
+/// the start: a few tenths of a millimetre at a ship's ends).
+const ANGLE_STEP_COMPARE: f64 = 0.0125;
 /// Most pattern-search moves per step size.
 const MAX_MOVES: usize = 12;
 /// A moved silhouette is recomputed (its lean) after moving this far, mm.
@@ -49,7 +52,7 @@ impl Precision {
     /// Enough to compare models and ways round (a few tenths of a millimetre off at worst).
     pub const COMPARE: Self = Self {
         step_mm: JOINT_STEP_MM,
-        angle_rad: 0.0125,
+        angle_rad: ANGLE_STEP_COMPARE,
     };
     /// A piece's final pose.
     pub const FINAL: Self = Self {
@@ -154,9 +157,8 @@ pub fn union_area_mm2(polygons: &[Vec<PointMm>]) -> f64 {
 }
 
 /// Searches the pose of `solid` standing `base_mm` up, starting at footprint centre `start`
-/// (table mm) with each of `angles`, and returns the best fit. `fine` refines the winner to the
-/// smallest steps (otherwise it stops at a quarter millimetre, enough to compare models).
-#[allow(clippy::too_many_arguments)]
+/// (table mm) with each of `angles`, and returns the best fit, placed to a quarter millimetre
+/// (enough to tell models apart; [`refine_pose`] takes it further).
 pub fn fit_pose(
     solid: &Solid,
     map: &WeightMap,
@@ -164,8 +166,6 @@ pub fn fit_pose(
     start: PointMm,
     angles: &[f64],
     base_mm: f64,
-    round: bool,
-    fine: bool,
     scratch: &mut ScoreScratch,
 ) -> Option<Fit> {
     // Each start angle: put the silhouette's centre on `start` and score it as it is.
@@ -197,12 +197,7 @@ pub fn fit_pose(
             best = Some((gain, pose, sil));
         }
     }
-    let (gain, pose, sil) = best?;
-    let (pose, gain, silhouette) = if fine {
-        joint_search(solid, map, view, pose, sil, round, Precision::FINAL, scratch)
-    } else {
-        (pose, gain, sil)
-    };
+    let (gain, pose, silhouette) = best?;
     Some(Fit::measured(pose, gain, silhouette, map))
 }
 
@@ -439,7 +434,8 @@ mod tests {
             } else {
                 vec![angle + 0.15, angle + 0.15 + std::f64::consts::PI]
             };
-            let fit = fit_pose(&solid, &map, &view, start, &angles, 0.0, round, true, &mut s).unwrap();
+            let found = fit_pose(&solid, &map, &view, start, &angles, 0.0, &mut s).unwrap();
+            let fit = refine_pose(&solid, &map, &view, found.pose, round, Precision::FINAL, &mut s).unwrap();
             let err = fit.pose.center_mm.distance(truth.center_mm);
             assert!(err < 0.5, "{name}: {err} {:?}", fit.pose);
             if !round {
