@@ -64,6 +64,12 @@ const HULL_RETRY_TURNS: [f64; 5] = [
     std::f64::consts::FRAC_PI_3,
     -std::f64::consts::FRAC_PI_3,
 ];
+/// A piece other than a treasure is not taken where more than this share of its footprint lies
+/// on a ship's or the island's: only treasures ride on them (an anchor's colour on a deck is a
+/// load, a brown chest on an orange ship).
+const MAX_SHARE_ON_DECK: f64 = 0.4;
+/// Spacing of the points [`share_on`] samples a footprint at, mm.
+const SHARE_SAMPLE_MM: f64 = 1.0;
 /// Evenly spaced turns per symmetry period from which a piece against one of its colour is
 /// refitted once the others' final poses are known.
 const ROUND_AGAIN_STARTS: usize = 12;
@@ -226,6 +232,14 @@ impl Model {
         self.shape.bounding_radius_mm() * self.scale + lean
     }
 
+    /// Treasures may stand on it (a ship's deck, the island); nothing else does.
+    pub fn carries_treasures(&self) -> bool {
+        matches!(
+            self.kind,
+            PieceKind::Ship | PieceKind::PirateShip | PieceKind::Island
+        )
+    }
+
     /// The footprint at `pose` (catalog outline at the model's size).
     pub fn footprint(&self, pose: &Pose2) -> PolygonMm {
         let (s, c) = pose.angle_rad.sin_cos();
@@ -293,6 +307,8 @@ pub struct Detector {
     scratch: ScoreScratch,
     /// Models not tried in the current call (see [`Detector::detect_excluding`]).
     excluded: Vec<bool>,
+    /// Footprints of the pieces found so far in the current call that treasures ride on.
+    decks: Vec<PolygonMm>,
 }
 
 /// What a region held.
@@ -359,6 +375,11 @@ impl Detector {
             } else {
                 0.0
             };
+            self.decks = detections
+                .iter()
+                .filter(|d| models[d.model].carries_treasures())
+                .map(|d| models[d.model].footprint(&d.fit.pose))
+                .collect();
             let Some((mi, fit)) = self.best_fit(region, models, view, &explained, &seed, floor) else {
                 continue;
             };
@@ -622,6 +643,11 @@ impl Detector {
                 fit
             };
             if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
+                continue;
+            }
+            if model.kind != PieceKind::Treasure
+                && share_on(&model.footprint(&fit.pose), &self.decks) > MAX_SHARE_ON_DECK
+            {
                 continue;
             }
             if best.as_ref().is_none_or(|b| fit.gain > b.1.gain) {
@@ -897,6 +923,51 @@ fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
     (x0, y0, x1, y1)
 }
 
+/// The share of `footprint`'s area that lies on any of `decks` (sampled every
+/// [`SHARE_SAMPLE_MM`]).
+fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
+    if decks.is_empty() {
+        return 0.0;
+    }
+    let pts = footprint.points();
+    let (lo, hi) = pts.iter().fold(
+        (
+            PointMm::new(f64::INFINITY, f64::INFINITY),
+            PointMm::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+        ),
+        |(lo, hi), p| {
+            (
+                PointMm::new(lo.x.min(p.x), lo.y.min(p.y)),
+                PointMm::new(hi.x.max(p.x), hi.y.max(p.y)),
+            )
+        },
+    );
+    if !(lo.x.is_finite() && hi.x.is_finite()) {
+        return 0.0;
+    }
+    let (mut inside, mut on) = (0usize, 0usize);
+    let mut y = lo.y + SHARE_SAMPLE_MM / 2.0;
+    while y < hi.y {
+        let mut x = lo.x + SHARE_SAMPLE_MM / 2.0;
+        while x < hi.x {
+            let q = PointMm::new(x, y);
+            if footprint.contains(q) {
+                inside += 1;
+                if decks.iter().any(|d| d.contains(q)) {
+                    on += 1;
+                }
+            }
+            x += SHARE_SAMPLE_MM;
+        }
+        y += SHARE_SAMPLE_MM;
+    }
+    if inside == 0 {
+        0.0
+    } else {
+        on as f64 / inside as f64
+    }
+}
+
 /// `explained` marked afresh from the detections' silhouettes, in the order they were found.
 fn remarked(region: &Region, models: &[Model], detections: &[Detection]) -> Vec<u16> {
     let mut explained = vec![0; region.len()];
@@ -1071,4 +1142,31 @@ fn unexplained(region: &Region, detections: &[Detection]) -> (usize, Option<(usi
     };
     let (x0, y0, x1, y1) = bbox(region, &largest);
     (largest.len(), Some((x0, y0, x1, y1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(x0: f64, y0: f64, side: f64) -> PolygonMm {
+        PolygonMm::new(vec![
+            PointMm::new(x0, y0),
+            PointMm::new(x0 + side, y0),
+            PointMm::new(x0 + side, y0 + side),
+            PointMm::new(x0, y0 + side),
+        ])
+    }
+
+    #[test]
+    fn share_on_a_deck_is_the_covered_share_of_the_footprint() {
+        let piece = square(0.0, 0.0, 20.0);
+        assert_eq!(share_on(&piece, &[]), 0.0);
+        assert_eq!(share_on(&piece, &[square(-5.0, -5.0, 40.0)]), 1.0);
+        assert_eq!(share_on(&piece, &[square(30.0, 0.0, 20.0)]), 0.0);
+        let half = share_on(&piece, &[square(10.0, -10.0, 40.0)]);
+        assert!((half - 0.5).abs() < 0.03, "{half}");
+        // Two decks each holding a quarter: half in all.
+        let two = share_on(&piece, &[square(-10.0, -10.0, 20.0), square(10.0, 10.0, 20.0)]);
+        assert!((two - 0.5).abs() < 0.03, "{two}");
+    }
 }
