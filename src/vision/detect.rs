@@ -73,6 +73,15 @@ const SHARE_SAMPLE_MM: f64 = 1.0;
 /// Evenly spaced turns per symmetry period from which a piece against one of its colour is
 /// refitted once the others' final poses are known.
 const ROUND_AGAIN_STARTS: usize = 12;
+/// A hull and a piece of its colour that explain at least these shares of their silhouettes are
+/// taken as untangled already (a ship fitted over its anchor leaves one of them short).
+const UNTANGLED_HULL_QUALITY: f64 = 0.8;
+const UNTANGLED_OTHER_QUALITY: f64 = 0.9;
+/// The hull's ways round (best alone first) for which the other piece is fitted on what is left.
+const UNTANGLE_WAYS_TRIED: usize = 4;
+/// Two poses closer than these are one way round.
+const SAME_POSE_MM: f64 = 1.0;
+const SAME_POSE_RAD: f64 = 0.05;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -404,6 +413,7 @@ impl Detector {
         // its pixels (an anchor against its ship).
         let alike = self.finish(region, models, view, &mut detections, &explained, None);
         if alike.iter().any(|&t| t) {
+            self.untangle(region, models, view, &mut detections, &explained);
             explained = remarked(region, models, &detections);
             self.finish(region, models, view, &mut detections, &explained, Some(&alike));
         }
@@ -521,6 +531,151 @@ impl Detector {
             }
         }
         alike
+    }
+
+    /// A ship fitted turned over its anchor (one colour) leaves its own bow or stern unexplained,
+    /// and the anchor is then found there. For a hull and a piece of its colour that touch, the
+    /// hull is fitted again from each of its retry turns and their reverses with the other's
+    /// pixels counting for it, the other is fitted all the way round on what that hull leaves,
+    /// and the pair that explains most pixels between them is kept. Ways round are ranked at
+    /// [`Precision::SCREEN`]; only the best pair is taken to comparison precision.
+    fn untangle(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &mut [Detection],
+        explained: &[u16],
+    ) {
+        let n = detections.len();
+        for h in 0..n {
+            let mh = &models[detections[h].model];
+            if mh.seen_by_top || !matches!(mh.shape, Shape::Hull { .. }) {
+                continue;
+            }
+            for a in 0..n {
+                let ma = &models[detections[a].model];
+                if a == h
+                    || ma.seen_by_top
+                    || ma.round
+                    || ma.kind == PieceKind::Treasure
+                    || matches!(ma.shape, Shape::Hull { .. })
+                    || !mh.colours.contains_any(ma.colours.0)
+                {
+                    continue;
+                }
+                let hpose = detections[h].fit.pose;
+                let reach = mh.reach_mm(view, hpose.center_mm) + ma.reach_mm(view, hpose.center_mm);
+                if detections[a].fit.pose.center_mm.distance(hpose.center_mm) > reach
+                    || (detections[h].fit.quality() >= UNTANGLED_HULL_QUALITY
+                        && detections[a].fit.quality() >= UNTANGLED_OTHER_QUALITY)
+                {
+                    continue;
+                }
+                let (hk, ak) = (h as u16 + 1, a as u16 + 1);
+                let base: Vec<u16> = explained
+                    .iter()
+                    .map(|&e| if e == hk || e == ak { 0 } else { e })
+                    .collect();
+                let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
+                let map_h = weight_map(region, mh, &base, None, win);
+                let angles: Vec<f64> = (0..ROUND_AGAIN_STARTS)
+                    .map(|t| t as f64 * ma.period / ROUND_AGAIN_STARTS as f64)
+                    .collect();
+                // Each way round of the hull, best first; ways that settle on one pose count once.
+                let mut hulls: Vec<Fit> = Vec::new();
+                for turn in HULL_RETRY_TURNS
+                    .iter()
+                    .flat_map(|&t| [t, t + std::f64::consts::PI])
+                {
+                    let start = Pose2 {
+                        angle_rad: hpose.angle_rad + turn,
+                        ..hpose
+                    };
+                    let Some(fh) = refine_pose(
+                        &mh.solid,
+                        &map_h,
+                        view,
+                        start,
+                        false,
+                        Precision::SCREEN,
+                        &mut self.scratch,
+                    ) else {
+                        continue;
+                    };
+                    if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
+                        hulls.push(fh);
+                    }
+                }
+                hulls.sort_by(|x, y| y.gain.total_cmp(&x.gain));
+                let mut best: Option<(f64, Pose2, Pose2)> = None;
+                for fh in hulls.iter().take(UNTANGLE_WAYS_TRIED) {
+                    let Some(fa) =
+                        self.fit_on_what_is_left(region, ma, view, &base, mh, fh, hk, win, &angles)
+                    else {
+                        continue;
+                    };
+                    let total = fh.gain + fa.gain;
+                    if best.as_ref().is_none_or(|b| total > b.0) {
+                        best = Some((total, fh.pose, fa.pose));
+                    }
+                }
+                let Some((_, hstart, astart)) = best else {
+                    continue;
+                };
+                let Some(fh) = refine_pose(
+                    &mh.solid,
+                    &map_h,
+                    view,
+                    hstart,
+                    false,
+                    Precision::COMPARE,
+                    &mut self.scratch,
+                ) else {
+                    continue;
+                };
+                let mut left = base.clone();
+                mark_explained(region, mh, &fh, &mut left, hk);
+                let map_a = weight_map(region, ma, &left, None, win);
+                let Some(fa) = refine_pose(
+                    &ma.solid,
+                    &map_a,
+                    view,
+                    astart,
+                    false,
+                    Precision::COMPARE,
+                    &mut self.scratch,
+                ) else {
+                    continue;
+                };
+                if fa.quality() >= ma.min_quality && fh.quality() >= mh.min_quality {
+                    detections[h].fit = fh;
+                    detections[a].fit = fa;
+                }
+            }
+        }
+    }
+
+    /// `model` fitted all the way round (`angles`) at the largest patch of its colours that
+    /// `base` leaves once `hull`'s fit is marked as piece `hk`, to the quarter millimetre.
+    #[allow(clippy::too_many_arguments)]
+    fn fit_on_what_is_left(
+        &mut self,
+        region: &Region,
+        model: &Model,
+        view: &Viewpoint,
+        base: &[u16],
+        hull: &Model,
+        hull_fit: &Fit,
+        hk: u16,
+        win: Window,
+        angles: &[f64],
+    ) -> Option<Fit> {
+        let mut left = base.to_vec();
+        mark_explained(region, hull, hull_fit, &mut left, hk);
+        let centre = largest_patch_centre(region, model, &left, win)?;
+        let map = weight_map(region, model, &left, None, win);
+        fit_pose(&model.solid, &map, view, centre, angles, 0.0, &mut self.scratch)
     }
 
     /// The model that explains most of a seed, fitted; `None` when no model explains enough.
@@ -775,6 +930,36 @@ impl Detector {
             }
         }
     }
+}
+
+/// Whether two poses of a piece with symmetry `period` are one and the same way round.
+fn same_pose(a: &Pose2, b: &Pose2, period: f64) -> bool {
+    let turn = (a.angle_rad - b.angle_rad).rem_euclid(period);
+    a.center_mm.distance(b.center_mm) < SAME_POSE_MM && turn.min(period - turn) < SAME_POSE_RAD
+}
+
+/// The centre of the largest connected patch of unexplained pixels showing `model`'s colours
+/// best in `win`.
+fn largest_patch_centre(region: &Region, model: &Model, explained: &[u16], win: Window) -> Option<PointMm> {
+    let mut pixels = Vec::new();
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let p = j * region.width + i;
+            if explained[p] == 0
+                && region.labels[p] == Label::Piece
+                && model.colours.contains_any(region.colours[p].best)
+            {
+                pixels.push(p);
+            }
+        }
+    }
+    let patch = split(region, &pixels, explained)
+        .into_iter()
+        .max_by_key(|c| c.len())?;
+    let sum = patch.iter().fold(PointMm::default(), |a, &p| {
+        a + region.px_to_mm((p % region.width) as f64, (p / region.width) as f64)
+    });
+    Some(sum * (1.0 / patch.len() as f64))
 }
 
 /// The centre of the unexplained pixels of a model's colours within `radius_mm` of `around`.

@@ -54,6 +54,12 @@ impl Precision {
         step_mm: JOINT_STEP_MM,
         angle_rad: ANGLE_STEP_COMPARE,
     };
+    /// Enough to rank ways round against each other before the best is compared (one pass of
+    /// half-millimetre moves and the coarsest turns).
+    pub const SCREEN: Self = Self {
+        step_mm: JOINT_STEP_MM,
+        angle_rad: ANGLE_STEP_START,
+    };
     /// A piece's final pose.
     pub const FINAL: Self = Self {
         step_mm: STEP_MIN_MM,
