@@ -16,6 +16,11 @@ impl PolygonMm {
         Self(points)
     }
 
+    /// The bounding box (min, max), or `None` when empty.
+    pub fn bounds(&self) -> Option<(PointMm, PointMm)> {
+        bounds_of(&self.0)
+    }
+
     pub fn points(&self) -> &[PointMm] {
         &self.0
     }
@@ -132,6 +137,18 @@ impl PolygonMm {
 }
 
 /// Distance from point `p` to segment `ab`.
+/// The bounding box (min, max) of some points, or `None` when there are none.
+pub fn bounds_of<'a>(points: impl IntoIterator<Item = &'a PointMm>) -> Option<(PointMm, PointMm)> {
+    let mut it = points.into_iter();
+    let first = *it.next()?;
+    Some(it.fold((first, first), |(lo, hi), p| {
+        (
+            PointMm::new(lo.x.min(p.x), lo.y.min(p.y)),
+            PointMm::new(hi.x.max(p.x), hi.y.max(p.y)),
+        )
+    }))
+}
+
 pub fn point_segment_distance(p: PointMm, a: PointMm, b: PointMm) -> f64 {
     let ab = b - a;
     let len2 = ab.dot(ab);
@@ -177,6 +194,20 @@ pub fn segment_segment_distance(a: PointMm, b: PointMm, c: PointMm, d: PointMm) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_are_the_corners_of_the_enclosing_box() {
+        let tilted = PolygonMm(vec![
+            PointMm::new(0.0, -3.0),
+            PointMm::new(5.0, 1.0),
+            PointMm::new(-2.0, 4.0),
+        ]);
+        assert_eq!(
+            tilted.bounds(),
+            Some((PointMm::new(-2.0, -3.0), PointMm::new(5.0, 4.0)))
+        );
+        assert_eq!(PolygonMm(Vec::new()).bounds(), None);
+    }
 
     fn square(x: f64, y: f64, s: f64) -> PolygonMm {
         PolygonMm(vec![

@@ -881,15 +881,15 @@ impl Detector {
     ) {
         let hosts: Vec<(PolygonMm, f64, bool)> = detections
             .iter()
-            .filter_map(|d| {
-                let m = &models[d.model];
-                match m.kind {
-                    PieceKind::Ship | PieceKind::PirateShip => {
-                        Some((m.footprint(&d.fit.pose), m.solid.height_mm, true))
-                    }
-                    PieceKind::Island => Some((m.footprint(&d.fit.pose), m.solid.height_mm, false)),
-                    _ => None,
-                }
+            .map(|d| &models[d.model])
+            .zip(detections.iter())
+            .filter(|(m, _)| m.carries_treasures())
+            .map(|(m, d)| {
+                (
+                    m.footprint(&d.fit.pose),
+                    m.solid.height_mm,
+                    m.kind != PieceKind::Island,
+                )
             })
             .collect();
         for (k, d) in detections.iter_mut().enumerate() {
@@ -1114,22 +1114,9 @@ fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
     if decks.is_empty() {
         return 0.0;
     }
-    let pts = footprint.points();
-    let (lo, hi) = pts.iter().fold(
-        (
-            PointMm::new(f64::INFINITY, f64::INFINITY),
-            PointMm::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
-        ),
-        |(lo, hi), p| {
-            (
-                PointMm::new(lo.x.min(p.x), lo.y.min(p.y)),
-                PointMm::new(hi.x.max(p.x), hi.y.max(p.y)),
-            )
-        },
-    );
-    if !(lo.x.is_finite() && hi.x.is_finite()) {
+    let Some((lo, hi)) = footprint.bounds() else {
         return 0.0;
-    }
+    };
     let (mut inside, mut on) = (0usize, 0usize);
     let mut y = lo.y + SHARE_SAMPLE_MM / 2.0;
     while y < hi.y {

@@ -118,14 +118,7 @@ impl Silhouette {
 
     /// The bounding box (min, max), or `None` when empty.
     pub fn bounds(&self) -> Option<(PointMm, PointMm)> {
-        let mut it = self.polygons.iter().flatten();
-        let first = *it.next()?;
-        Some(it.fold((first, first), |(lo, hi), p| {
-            (
-                PointMm::new(lo.x.min(p.x), lo.y.min(p.y)),
-                PointMm::new(hi.x.max(p.x), hi.y.max(p.y)),
-            )
-        }))
+        crate::table::polygon::bounds_of(self.polygons.iter().flatten())
     }
 }
 
