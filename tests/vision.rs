@@ -179,6 +179,38 @@ fn bench_figures_on_fixed_scenes() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A ship and its anchor of one colour.
+
+/// The bench's scene 1: its second frame has the orange ship and its orange anchor side by side,
+/// where the ship was once fitted turned over the anchor and the anchor read on its stern.
+const TANGLE_SEED: u64 = 1;
+const TANGLE_FRAMES: usize = 2;
+
+#[test]
+fn a_ship_and_its_anchor_of_one_colour_are_each_found_where_they_lie() {
+    let config = BenchConfig {
+        scenes: 1,
+        seed: TANGLE_SEED,
+        frames_per_scene: TANGLE_FRAMES,
+        threads: 1,
+    };
+    let report = bench::run(&config, &|| {}).unwrap();
+    assert!(
+        report.scene_list[0].error.is_none(),
+        "{:?}",
+        report.scene_list[0].error
+    );
+    for kind in ["anchor", "ship"] {
+        let row = &report.kinds[kind];
+        assert_eq!(
+            (row.false_positive, row.false_negative),
+            (0, 0),
+            "{kind}: {row:?}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Teaching: a set whose gold bars are lime green.
 
 /// The recoloured gold bars of "the user's set" (the catalog says #C9962B).
