@@ -634,9 +634,7 @@ impl Detector {
                 ) else {
                     continue;
                 };
-                let mut left = base.clone();
-                mark_explained(region, mh, &fh, &mut left, hk);
-                let map_a = weight_map(region, ma, &left, None, win);
+                let (_, map_a) = left_by(region, ma, &base, mh, &fh, hk, win);
                 let Some(fa) = refine_pose(
                     &ma.solid,
                     &map_a,
@@ -671,10 +669,8 @@ impl Detector {
         win: Window,
         angles: &[f64],
     ) -> Option<Fit> {
-        let mut left = base.to_vec();
-        mark_explained(region, hull, hull_fit, &mut left, hk);
+        let (left, map) = left_by(region, model, base, hull, hull_fit, hk, win);
         let centre = largest_patch_centre(region, model, &left, win)?;
-        let map = weight_map(region, model, &left, None, win);
         fit_pose(&model.solid, &map, view, centre, angles, 0.0, &mut self.scratch)
     }
 
@@ -881,10 +877,9 @@ impl Detector {
     ) {
         let hosts: Vec<(PolygonMm, f64, bool)> = detections
             .iter()
-            .map(|d| &models[d.model])
-            .zip(detections.iter())
-            .filter(|(m, _)| m.carries_treasures())
-            .map(|(m, d)| {
+            .filter(|d| models[d.model].carries_treasures())
+            .map(|d| {
+                let m = &models[d.model];
                 (
                     m.footprint(&d.fit.pose),
                     m.solid.height_mm,
@@ -930,6 +925,23 @@ impl Detector {
             }
         }
     }
+}
+
+/// What `base` leaves once `hull`'s fit is marked as piece `hk`, and `model`'s weights on it in
+/// `win`.
+fn left_by(
+    region: &Region,
+    model: &Model,
+    base: &[u16],
+    hull: &Model,
+    hull_fit: &Fit,
+    hk: u16,
+    win: Window,
+) -> (Vec<u16>, WeightMap) {
+    let mut left = base.to_vec();
+    mark_explained(region, hull, hull_fit, &mut left, hk);
+    let map = weight_map(region, model, &left, None, win);
+    (left, map)
 }
 
 /// Whether two poses of a piece with symmetry `period` are one and the same way round.
