@@ -128,6 +128,7 @@ fn main() -> anyhow::Result<()> {
                 let mut mets: [Vec<(f32, f32)>; 3] = Default::default();
                 let mut rat: [Vec<f32>; 3] = Default::default();
                 let mut labels_out = [0usize; 4];
+                let mut svals: Vec<f32> = Vec::new();
                 for p in 0..region.len() {
                     if inside[p] || region.labels[p] == Label::Outside {
                         continue;
@@ -146,6 +147,9 @@ fn main() -> anyhow::Result<()> {
                     if let Some(m) = octoref::vision::labels::tint_metrics(fp, rp, tint) {
                         let k = if m.s < 0.88 { 1 } else { 0 };
                         mets[k].push((m.off / m.level.max(1.0), m.w / m.level.max(1.0)));
+                    }
+                    if s < 0.88 && s > 0.3 {
+                        svals.push(s);
                     }
                     if (0.4..0.8).contains(&s) {
                         for c in 0..3 {
@@ -203,6 +207,18 @@ fn main() -> anyhow::Result<()> {
                         v[v.len() / 2]
                     })
                     .collect();
+                svals.sort_by(f32::total_cmp);
+                if !svals.is_empty() {
+                    let q = |x: f64| svals[((svals.len() - 1) as f64 * x) as usize];
+                    println!(
+                        "   shadow s p001 {:.3} p01 {:.3} p05 {:.3} p25 {:.3} p50 {:.3}",
+                        q(0.001),
+                        q(0.01),
+                        q(0.05),
+                        q(0.25),
+                        q(0.5)
+                    );
+                }
                 println!(
                     "   true shadows: {} px, tint {:.3?}; outside-silhouette labels table/shadow/piece {:?}",
                     rat[0].len(),
@@ -278,6 +294,7 @@ fn main() -> anyhow::Result<()> {
                     let mut best_names: std::collections::BTreeMap<String, usize> = Default::default();
                     let mut sf = [0.0f32; 3];
                     let mut sr = [0.0f32; 3];
+                    let mut sil_c = [0.0f64; 4];
                     let w = region.width;
                     for_each_inside(&region, &sil.polygons, |p| {
                         if region.labels[p] == Label::Shadow
@@ -291,6 +308,13 @@ fn main() -> anyhow::Result<()> {
                             }
                         }
                         n += 1;
+                        let (px, py) = ((p % w) as f64, (p / w) as f64);
+                        sil_c[0] += px;
+                        sil_c[1] += py;
+                        if region.labels[p] == Label::Piece {
+                            sil_c[2] += px;
+                            sil_c[3] += py;
+                        }
                         match region.labels[p] {
                             Label::Piece => {
                                 piece += 1;
@@ -312,17 +336,27 @@ fn main() -> anyhow::Result<()> {
                         }
                     });
                     let k = shadow.max(1) as f32;
-                    why = format!(
-                        "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?} best colours {:?}",
-                        sf.map(|v| v / k),
-                        sr.map(|v| v / k),
-                        {
-                            let mut v: Vec<_> = best_names.into_iter().collect();
-                            v.sort_by_key(|e| std::cmp::Reverse(e.1));
-                            v.truncate(4);
-                            v
-                        }
+                    let nn = (n.max(1)) as f64;
+                    let pp = (piece.max(1)) as f64;
+                    let sil_at = format!(
+                        "sil centre px ({:.1},{:.1}) piece centre ({:.1},{:.1}) ",
+                        sil_c[0] / nn,
+                        sil_c[1] / nn,
+                        sil_c[2] / pp,
+                        sil_c[3] / pp
                     );
+                    why = sil_at
+                        + &format!(
+                            "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?} best colours {:?}",
+                            sf.map(|v| v / k),
+                            sr.map(|v| v / k),
+                            {
+                                let mut v: Vec<_> = best_names.into_iter().collect();
+                                v.sort_by_key(|e| std::cmp::Reverse(e.1));
+                                v.truncate(4);
+                                v
+                            }
+                        );
                 }
                 let c = octoref::table::PointMm::new(m.center_mm[0], m.center_mm[1]);
                 let near: Vec<String> = if m.what == "missed" {

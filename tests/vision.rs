@@ -210,6 +210,33 @@ fn a_ship_and_its_anchor_of_one_colour_are_each_found_where_they_lie() {
     }
 }
 
+/// Bench scene 25 (camera tilted 29 degrees, a warm wooden table): its goblets' dark insides
+/// look like the wood, and before a cup's mouth counted neither way all three frames read a
+/// goblet as a gold bar or missed it.
+const GOBLET_SEED: u64 = 25;
+const GOBLET_FRAMES: usize = 3;
+
+#[test]
+fn goblets_whose_insides_look_like_the_table_are_found() {
+    let config = BenchConfig {
+        scenes: 1,
+        seed: GOBLET_SEED,
+        frames_per_scene: GOBLET_FRAMES,
+        threads: 1,
+    };
+    let report = bench::run(&config, &|| {}).unwrap();
+    assert!(
+        report.scene_list[0].error.is_none(),
+        "{:?}",
+        report.scene_list[0].error
+    );
+    let goblets = &report.kinds["treasure/goblet"];
+    assert_eq!(goblets.false_negative, 0, "{goblets:?}");
+    assert!(goblets.false_positive <= 1, "{goblets:?}");
+    let gold = &report.kinds["treasure/gold"];
+    assert_eq!((gold.false_positive, gold.false_negative), (0, 0), "{gold:?}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Teaching: a set whose gold bars are lime green.
 

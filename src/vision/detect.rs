@@ -220,15 +220,7 @@ impl Model {
             return;
         }
         let k = scale / self.scale;
-        for part in &mut self.solid.parts {
-            for sec in &mut part.sections {
-                sec.z_mm *= k;
-                for p in &mut sec.outline {
-                    *p = *p * k;
-                }
-            }
-        }
-        self.solid.height_mm *= k;
+        self.solid.scale(k);
         self.footprint_area_mm2 *= k * k;
         self.top_area_mm2 *= k * k;
         self.scale = scale;
@@ -1076,13 +1068,22 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
             out.push(v);
         }
     }
-    WeightMap::new(
+    let map = WeightMap::new(
         w,
         h,
         region.px_to_mm(win.x0 as f64, win.y0 as f64),
         region.mm_per_px,
         out,
-    )
+    );
+    if model.solid.mouth.is_none() {
+        return map;
+    }
+    let mut neutral = Vec::with_capacity(w * h);
+    for j in win.y0..win.y1 {
+        let row = &region.labels[j * region.width + win.x0..j * region.width + win.x1];
+        neutral.extend(row.iter().map(|l| matches!(l, Label::Table | Label::Shadow)));
+    }
+    map.with_neutral_mouths(&neutral)
 }
 
 /// The window holding a silhouette plus `margin_mm`.

@@ -73,13 +73,14 @@ pub struct Fit {
     pub pose: Pose2,
     /// Integral of the weights over the silhouette (pixels).
     pub gain: f64,
-    /// The silhouette's area in fine pixels.
+    /// The silhouette's area in fine pixels (less a neutral mouth: see [`area_px`]).
     pub area_px: f64,
     pub silhouette: Silhouette,
 }
 
 impl Fit {
-    /// Gain per silhouette pixel: about the share of the silhouette that shows the piece.
+    /// Gain per silhouette pixel: about the share of the silhouette that shows the piece (a
+    /// cup's mouth left out where the map leaves it neutral).
     pub fn quality(&self) -> f64 {
         if self.area_px > 0.0 {
             self.gain / self.area_px
@@ -89,8 +90,14 @@ impl Fit {
     }
 
     /// A fit at `pose` whose silhouette scored `gain` on `map` (its area measured on the map).
-    fn measured(pose: Pose2, gain: f64, silhouette: Silhouette, map: &WeightMap) -> Self {
-        let area_px = area_px(&silhouette, map);
+    fn measured(
+        pose: Pose2,
+        gain: f64,
+        silhouette: Silhouette,
+        map: &WeightMap,
+        scratch: &mut ScoreScratch,
+    ) -> Self {
+        let area_px = area_px(&silhouette, map, scratch);
         Self {
             pose,
             gain,
@@ -107,9 +114,11 @@ pub fn silhouette_centre(sil: &Silhouette) -> Option<PointMm> {
     (hull.len() >= 3).then(|| PolygonMm::new(hull).centroid())
 }
 
-/// Area of a silhouette (the union of its polygons) in map pixels.
-fn area_px(sil: &Silhouette, map: &WeightMap) -> f64 {
-    union_area_mm2(&sil.polygons) / (map.mm_per_px * map.mm_per_px)
+/// Area of a silhouette (the union of its polygons) in map pixels, less the pixels of its
+/// mouth that count neither way ([`WeightMap::score_silhouette`]).
+fn area_px(sil: &Silhouette, map: &WeightMap, scratch: &mut ScoreScratch) -> f64 {
+    let area = union_area_mm2(&sil.polygons) / (map.mm_per_px * map.mm_per_px);
+    (area - map.neutral_mouth_px(sil, scratch)).max(0.0)
 }
 
 /// Area of a union of convex polygons, mm², by horizontal scan lines every [`AREA_SCAN_MM`].
@@ -187,7 +196,7 @@ pub fn fit_pose(
             continue;
         };
         let shift = start - c;
-        let score = map.score(&sil.polygons, shift, scratch);
+        let score = map.score_silhouette(&sil, shift, scratch);
         starts.push((score, pose, sil, shift));
     }
     starts.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -204,7 +213,7 @@ pub fn fit_pose(
         }
     }
     let (gain, pose, silhouette) = best?;
-    Some(Fit::measured(pose, gain, silhouette, map))
+    Some(Fit::measured(pose, gain, silhouette, map, scratch))
 }
 
 /// Refines a pose already close to the truth (translation and, unless round, angle) down to
@@ -224,7 +233,7 @@ pub fn refine_pose(
         return None;
     }
     let (pose, gain, silhouette) = joint_search(solid, map, view, pose, sil, round, precision, scratch);
-    Some(Fit::measured(pose, gain, silhouette, map))
+    Some(Fit::measured(pose, gain, silhouette, map, scratch))
 }
 
 /// The fit of `solid` exactly at `pose` (no search): for a pose found another way.
@@ -239,8 +248,8 @@ pub fn score_at(
     if silhouette.polygons.is_empty() {
         return None;
     }
-    let gain = map.score(&silhouette.polygons, PointMm::default(), scratch);
-    Some(Fit::measured(pose, gain, silhouette, map))
+    let gain = map.score_silhouette(&silhouette, PointMm::default(), scratch);
+    Some(Fit::measured(pose, gain, silhouette, map, scratch))
 }
 
 /// The four moves of a translation search; `i ^ 1` is the way back of move `i`.
@@ -261,7 +270,7 @@ fn translate_search(
     scratch: &mut ScoreScratch,
 ) -> (Pose2, f64, Silhouette) {
     let mut off = offset;
-    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut best = map.score_silhouette(sil, off, scratch);
     let mut step = step;
     let stop = step / 4.0 - 1e-9;
     while step >= stop {
@@ -274,7 +283,7 @@ fn translate_search(
                     continue;
                 }
                 let d = PointMm::new(dx * step, dy * step);
-                let sc = map.score(&sil.polygons, off + d, scratch);
+                let sc = map.score_silhouette(sil, off + d, scratch);
                 if sc > best + 1e-9 {
                     best = sc;
                     off = off + d;
@@ -293,7 +302,7 @@ fn translate_search(
         ..pose
     };
     let exact = Silhouette::of(solid, &moved, view);
-    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    let score = map.score_silhouette(&exact, PointMm::default(), scratch);
     (moved, score, exact)
 }
 
@@ -316,7 +325,7 @@ fn joint_search(
     let mut sil = sil;
     // The silhouette was computed at `cur.center_mm - off`.
     let mut off = PointMm::default();
-    let mut best = map.score(&sil.polygons, off, scratch);
+    let mut best = map.score_silhouette(&sil, off, scratch);
     let mut step = JOINT_STEP_MM;
     let mut astep = if round { 0.0 } else { ANGLE_STEP_START };
     let astop = precision.angle_rad;
@@ -331,7 +340,7 @@ fn joint_search(
                         continue;
                     }
                     let d = PointMm::new(dx * step, dy * step);
-                    let sc = map.score(&sil.polygons, off + d, scratch);
+                    let sc = map.score_silhouette(&sil, off + d, scratch);
                     if sc > best + 1e-9 {
                         best = sc;
                         off = off + d;
@@ -348,7 +357,7 @@ fn joint_search(
                         ..cur
                     };
                     let ts = Silhouette::of(solid, &trial, view);
-                    let sc = map.score(&ts.polygons, PointMm::default(), scratch);
+                    let sc = map.score_silhouette(&ts, PointMm::default(), scratch);
                     if sc > best + 1e-9 {
                         best = sc;
                         cur = trial;
@@ -362,7 +371,7 @@ fn joint_search(
             if off.norm() > RECOMPUTE_AFTER_MM {
                 sil = Silhouette::of(solid, &cur, view);
                 off = PointMm::default();
-                best = map.score(&sil.polygons, off, scratch);
+                best = map.score_silhouette(&sil, off, scratch);
                 back = None;
             }
             if !moved {
@@ -373,7 +382,7 @@ fn joint_search(
         astep /= 2.0;
     }
     let exact = Silhouette::of(solid, &cur, view);
-    let score = map.score(&exact.polygons, PointMm::default(), scratch);
+    let score = map.score_silhouette(&exact, PointMm::default(), scratch);
     (cur, score, exact)
 }
 

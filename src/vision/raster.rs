@@ -8,6 +8,7 @@
 //! pixels count in proportion), so the score moves smoothly as the silhouette moves by a
 //! fraction of a pixel.
 
+use super::view::Silhouette;
 use crate::table::PointMm;
 
 /// Sub-rows per pixel row.
@@ -23,6 +24,17 @@ pub struct WeightMap {
     weights: Vec<f32>,
     /// Per row: `width + 1` prefix sums (`prefix[j][i]` = sum of weights `0..i`).
     prefix: Vec<f32>,
+    /// What a cup's inside may show, when silhouettes with a mouth are scored on this map.
+    mouths: Option<Box<MouthLayers>>,
+}
+
+/// The layers of a [`WeightMap`] that leave a cup's mouth neutral.
+#[derive(Debug, Clone, PartialEq)]
+struct MouthLayers {
+    /// The weights of the pixels that show bare table or shadow, 0 elsewhere.
+    losses: WeightMap,
+    /// 1 where a pixel shows bare table or shadow, 0 elsewhere.
+    neutral_px: WeightMap,
 }
 
 /// Reusable buffers for [`WeightMap::score`].
@@ -54,6 +66,53 @@ impl WeightMap {
             mm_per_px,
             weights,
             prefix,
+            mouths: None,
+        }
+    }
+
+    /// The map, also told which of its pixels a cup's inside could show (`neutral[p]` is 1
+    /// where pixel `p` shows bare table or a shadow, 0 elsewhere), so that those pixels count
+    /// neither way inside a silhouette's mouth ([`WeightMap::score_silhouette`]).
+    pub fn with_neutral_mouths(mut self, neutral: &[bool]) -> Self {
+        let at = |i: usize| neutral.get(i).copied().unwrap_or(false);
+        let losses = (0..self.weights.len())
+            .map(|i| if at(i) { self.weights[i] } else { 0.0 })
+            .collect();
+        let count = (0..self.weights.len())
+            .map(|i| if at(i) { 1.0 } else { 0.0 })
+            .collect();
+        let layer = |w| Self::new(self.width, self.height, self.origin_mm, self.mm_per_px, w);
+        self.mouths = Some(Box::new(MouthLayers {
+            losses: layer(losses),
+            neutral_px: layer(count),
+        }));
+        self
+    }
+
+    /// The score of a silhouette moved by `offset`: [`WeightMap::score`] of its polygons, less
+    /// what bare table and shadow inside its mouth cost when the map knows them. Inside a cup's
+    /// mouth the camera sees the cup's own shaded inside: table or shadow there is no evidence
+    /// against the cup, while the piece's colour seen there still counts for it.
+    pub fn score_silhouette(&self, sil: &Silhouette, offset: PointMm, scratch: &mut ScoreScratch) -> f64 {
+        let body = self.score(&sil.polygons, offset, scratch);
+        match (&sil.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => {
+                body - layers.losses.score(std::slice::from_ref(mouth), offset, scratch)
+            }
+            _ => body,
+        }
+    }
+
+    /// Pixels inside the silhouette's mouth that count neither way (see
+    /// [`WeightMap::score_silhouette`]); 0 when the map does not know them.
+    pub fn neutral_mouth_px(&self, sil: &Silhouette, scratch: &mut ScoreScratch) -> f64 {
+        match (&sil.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => {
+                layers
+                    .neutral_px
+                    .score(std::slice::from_ref(mouth), PointMm::default(), scratch)
+            }
+            _ => 0.0,
         }
     }
 
@@ -274,5 +333,38 @@ mod tests {
         assert!((v - 8.0).abs() < 1e-6, "{v}");
         let v2 = m.score(&[square(7.5, 4.5, 4.0)], PointMm::new(0.25, 0.0), &mut s);
         assert!((v2 - 9.0).abs() < 1e-6, "{v2}");
+    }
+
+    #[test]
+    fn bare_table_in_a_mouth_counts_neither_way_and_the_piece_seen_there_still_counts() {
+        // Bare table (-1) everywhere but a 4 x 4 patch of the piece's colour (+1) at 8..12.
+        let (w, h) = (20, 20);
+        let piece = |i: usize, j: usize| (8..12).contains(&i) && (8..12).contains(&j);
+        let weights: Vec<f32> = (0..w * h)
+            .map(|p| if piece(p % w, p / w) { 1.0 } else { -1.0 })
+            .collect();
+        let neutral: Vec<bool> = (0..w * h).map(|p| !piece(p % w, p / w)).collect();
+        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, weights);
+        let cup = plain.clone().with_neutral_mouths(&neutral);
+        // Pixel (i, j) covers [i - 0.5, i + 0.5]: the body covers pixels 2..18, the mouth 6..14.
+        let sil = Silhouette {
+            polygons: vec![square(1.5, 1.5, 16.0)],
+            mouth: Some(square(5.5, 5.5, 8.0)),
+        };
+        let mut s = ScoreScratch::default();
+        // Body: 16 piece pixels, 240 table. Mouth: the same 16 piece pixels, 48 table.
+        let body = plain.score_silhouette(&sil, PointMm::default(), &mut s);
+        assert!((body - (16.0 - 240.0)).abs() < 1e-6, "{body}");
+        let with_mouth = cup.score_silhouette(&sil, PointMm::default(), &mut s);
+        assert!((with_mouth - (16.0 - 192.0)).abs() < 1e-6, "{with_mouth}");
+        assert!((cup.neutral_mouth_px(&sil, &mut s) - 48.0).abs() < 1e-6);
+        assert_eq!(plain.neutral_mouth_px(&sil, &mut s), 0.0);
+        // Without a mouth the silhouette scores as its polygons on either map.
+        let solid = Silhouette {
+            mouth: None,
+            ..sil.clone()
+        };
+        let v = cup.score_silhouette(&solid, PointMm::default(), &mut s);
+        assert!((v - body).abs() < 1e-6, "{v}");
     }
 }

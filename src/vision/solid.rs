@@ -25,6 +25,10 @@ const DOME_STEPS: usize = 6;
 const TENTACLE_SAGITTA_RATIO: f64 = 0.2;
 /// Tentacle band: segments along the arc (each a convex part).
 const TENTACLE_SEGMENTS: usize = 6;
+/// A cup's rim radius, as a share of its foot's (table.md: a cup widening to the top).
+const CUP_RIM: f64 = 0.95;
+/// Thickness of a cup's wall at its rim, mm: the mouth is the rim's outline this much inside.
+const CUP_WALL_MM: f64 = 1.0;
 
 /// One horizontal slice of a part: a convex outline at a height.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +54,10 @@ pub struct Solid {
     pub parts: Vec<Part>,
     /// Total height, mm.
     pub height_mm: f64,
+    /// The open top of a hollow piece (the goblet's cup). Through it the camera sees the
+    /// piece's own inside in its own shade, which may look like bare table or a shadow: a fit
+    /// neither rewards nor penalises what it shows there (see `raster::WeightMap::score_silhouette`).
+    pub mouth: Option<Section>,
 }
 
 impl Part {
@@ -193,6 +201,7 @@ impl Solid {
     /// The solid of a catalog entry.
     pub fn of(entry: &CatalogEntry) -> Solid {
         let h = entry.height_mm;
+        let mut mouth = None;
         let parts = match entry.shape {
             Shape::HalfSphere { diameter_mm } => vec![dome(diameter_mm / 2.0, diameter_mm / 2.0, 0.0, h)],
             Shape::Sphere { diameter_mm } => {
@@ -280,10 +289,15 @@ impl Solid {
             }
             Shape::Cup { foot_diameter_mm } => {
                 let r = foot_diameter_mm / 2.0;
+                let rim = (CUP_RIM * r - CUP_WALL_MM).max(0.5 * CUP_RIM * r);
+                mouth = Some(Section {
+                    z_mm: h,
+                    outline: ellipse(rim, rim),
+                });
                 vec![
                     Part::revolved(&[(0.0, r), (0.08 * h, 0.75 * r)], (1.0, 1.0)),
                     Part::revolved(&[(0.08 * h, 0.22 * r), (0.45 * h, 0.22 * r)], (1.0, 1.0)),
-                    Part::revolved(&[(0.45 * h, 0.35 * r), (h, 0.95 * r)], (1.0, 1.0)),
+                    Part::revolved(&[(0.45 * h, 0.35 * r), (h, CUP_RIM * r)], (1.0, 1.0)),
                 ]
             }
             Shape::LyingBottle {
@@ -298,7 +312,23 @@ impl Solid {
                 ]
             }
         };
-        Solid { parts, height_mm: h }
+        Solid {
+            parts,
+            height_mm: h,
+            mouth,
+        }
+    }
+
+    /// Makes the solid `k` times larger in every direction (a taught size).
+    pub fn scale(&mut self, k: f64) {
+        let sections = self.parts.iter_mut().flat_map(|p| p.sections.iter_mut());
+        for sec in sections.chain(self.mouth.iter_mut()) {
+            sec.z_mm *= k;
+            for p in &mut sec.outline {
+                *p = *p * k;
+            }
+        }
+        self.height_mm *= k;
     }
 }
 
@@ -445,6 +475,39 @@ pub fn convex_hull(points: &[PointMm]) -> Vec<PointMm> {
 mod tests {
     use super::*;
     use crate::table::{Catalog, PolygonMm};
+
+    #[test]
+    fn only_the_cup_is_open_at_the_top_inside_its_rim_and_scaling_keeps_it_so() {
+        let cat = Catalog::default_catalog();
+        for e in &cat.pieces {
+            let solid = Solid::of(e);
+            assert_eq!(
+                solid.mouth.is_some(),
+                matches!(e.shape, Shape::Cup { .. }),
+                "{}",
+                e.name
+            );
+        }
+        let goblet = cat.entry("goblet").unwrap();
+        let mut cup = Solid::of(goblet);
+        let mouth = cup.mouth.clone().unwrap();
+        let rim = cup.parts.last().unwrap().sections.last().unwrap().clone();
+        assert_eq!(mouth.z_mm, goblet.height_mm);
+        assert_eq!(rim.z_mm, goblet.height_mm);
+        let rim_poly = PolygonMm::new(rim.outline.clone());
+        for &p in &mouth.outline {
+            assert!(rim_poly.contains(p), "{p:?} outside the rim");
+            assert!(
+                (rim_poly.distance_to_outline(p) - CUP_WALL_MM).abs() < 0.1,
+                "{p:?}"
+            );
+        }
+        cup.scale(2.0);
+        let scaled = cup.mouth.unwrap();
+        assert_eq!(scaled.z_mm, 2.0 * mouth.z_mm);
+        assert_eq!(scaled.outline[0], mouth.outline[0] * 2.0);
+        assert_eq!(cup.height_mm, 2.0 * goblet.height_mm);
+    }
 
     #[test]
     fn every_solid_stands_on_its_footprint() {

@@ -620,15 +620,7 @@ struct Placement {
 /// `solid` made `k` times larger in every direction (as the analyser applies a taught size).
 fn scaled(solid: &Solid, k: f64) -> Solid {
     let mut s = solid.clone();
-    for part in &mut s.parts {
-        for sec in &mut part.sections {
-            sec.z_mm *= k;
-            for p in &mut sec.outline {
-                *p = *p * k;
-            }
-        }
-    }
-    s.height_mm *= k;
+    s.scale(k);
     s
 }
 

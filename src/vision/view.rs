@@ -78,6 +78,8 @@ pub struct Pose2 {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Silhouette {
     pub polygons: Vec<Vec<PointMm>>,
+    /// The apparent outline of the solid's open top ([`Solid::mouth`]), inside the polygons.
+    pub mouth: Option<Vec<PointMm>>,
 }
 
 impl Silhouette {
@@ -113,7 +115,11 @@ impl Silhouette {
                 }
             }
         }
-        Self { polygons }
+        let mouth = solid
+            .mouth
+            .as_ref()
+            .map(|sec| sec.outline.iter().map(|&q| place(q, sec.z_mm)).collect());
+        Self { polygons, mouth }
     }
 
     /// The bounding box (min, max), or `None` when empty.
