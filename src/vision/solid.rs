@@ -56,7 +56,8 @@ pub struct Solid {
     pub height_mm: f64,
     /// The open top of a hollow piece (the goblet's cup). Through it the camera sees the
     /// piece's own inside in its own shade, which may look like bare table or a shadow: a fit
-    /// neither rewards nor penalises what it shows there (see `raster::WeightMap::score_silhouette`).
+    /// does not count bare table or shadow there against the piece, while the piece's colour
+    /// seen there still counts for it (see `raster::WeightMap::score_silhouette`).
     pub mouth: Option<Section>,
 }
 
