@@ -101,6 +101,7 @@ fn main() -> anyhow::Result<()> {
             {
                 // True shadow pixels: outside every true silhouette, clearly darker.
                 let mut inside = vec![false; region.len()];
+                let mut dark_kind = vec![false; region.len()];
                 for t in f.truth.pieces.iter().filter(|p| p.visible) {
                     let Some(entry) = sc
                         .scene
@@ -120,9 +121,53 @@ fn main() -> anyhow::Result<()> {
                         base_mm: t.base_mm,
                     };
                     let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
-                    for_each_inside(&region, &sil.polygons, |p| inside[p] = true);
+                    let dark = matches!(model.name.as_str(), "chest" | "octo_canon");
+                    for_each_inside(&region, &sil.polygons, |p| {
+                        inside[p] = true;
+                        if dark {
+                            dark_kind[p] = true;
+                        }
+                    });
                 }
                 let w = region.width;
+                if std::env::var_os("PROBE_X").is_some() {
+                    let tint = an.balance_of(&f.image)?.shadow_tint.unwrap_or([1.0; 3]);
+                    let mut xs: [Vec<f32>; 2] = Default::default();
+                    for p in 0..region.len() {
+                        if region.labels[p] != Label::Shadow || (inside[p] && !dark_kind[p]) {
+                            continue;
+                        }
+                        let Ok(r) = sc
+                            .reference
+                            .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                        else {
+                            continue;
+                        };
+                        let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
+                        if let Some(m) = octoref::vision::labels::tint_metrics(region.bgr[p], rp, tint) {
+                            xs[dark_kind[p] as usize].push((m.w - m.deepest) / m.level.max(1.0));
+                        }
+                    }
+                    for (k, name) in ["shadow", "dark piece"].iter().enumerate() {
+                        let v = &mut xs[k];
+                        v.sort_by(f32::total_cmp);
+                        if v.is_empty() {
+                            continue;
+                        }
+                        let q = |x: f64| v[((v.len() - 1) as f64 * x) as usize];
+                        let mean = v.iter().sum::<f32>() / v.len() as f32;
+                        println!(
+                            "   X {name:10} n {:6} mean {:.3} p05 {:.3} p25 {:.3} p50 {:.3} p75 {:.3} p95 {:.3}",
+                            v.len(),
+                            mean,
+                            q(0.05),
+                            q(0.25),
+                            q(0.5),
+                            q(0.75),
+                            q(0.95)
+                        );
+                    }
+                }
                 let tint = an.balance_of(&f.image)?.shadow_tint.unwrap_or([1.0; 3]);
                 // (off, w) per class: 0 table outside, 1 shadow outside, 2 inside silhouettes and dark
                 let mut mets: [Vec<(f32, f32)>; 3] = Default::default();

@@ -9,6 +9,8 @@
 //! - [`Label::Shadow`]: the table's colour, darker, but not as dark as the darkest shadow can
 //!   be (a shadow, or a grey piece's shaded side: vision does not decide here);
 //! - [`Label::Piece`]: a colour change, or brighter than the table, or darker than any shadow;
+//!   also a patch of shadow-like pixels that together lean further than the frame's shadows
+//!   do (a brown chest on warm wood: [`relabel_warm_patches`]);
 //! - [`Label::Outside`]: not seen by the camera, or masked (the Octo-Counter's stretch of string).
 
 use opencv::core::{Mat, Vec3b};
@@ -61,6 +63,18 @@ const MIN_TINT_ANGLE_SIN: f32 = 0.01;
 const TINT_SAMPLE_DARKER: f32 = 0.2;
 /// ...and changed in colour by no more than this fraction of the table's level.
 const TINT_SAMPLE_MAX_CHANGE: f32 = 0.12;
+
+/// A shadow-labelled pixel is read again as a piece when the shadow-labelled pixels around it
+/// (a square of this half-width, fine pixels: about a chest's half-width) lie on average this
+/// far past a full shadow's tint (see [`shadow_warmth`])...
+pub const WARM_PATCH_RADIUS_PX: usize = 6;
+pub const WARM_PATCH_MEAN: f32 = 0.04;
+/// ...when at least this many of them are shadow-labelled (an average of fewer is noise)...
+pub const WARM_PATCH_MIN_PX: usize = 40;
+/// ...and it lies past a full shadow's tint itself by at least this much.
+pub const WARM_PIXEL_MIN: f32 = 0.015;
+/// Shadow pixels this close to a piece (fine pixels, any direction) are left out of that test.
+pub const WARM_NEAR_PIECE_PX: usize = 2;
 
 /// What a rectified pixel shows, next to the empty table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -249,6 +263,8 @@ pub struct TintMetrics {
 
 /// [`TintMetrics`] of a balanced frame pixel `f` over reference `r` with shadow tint `t`;
 /// `None` when the reference is black or the tint is no tint.
+// Inlined into the labelling loops: out of line it costs a few milliseconds a frame.
+#[inline(always)]
 pub fn tint_metrics(f: [f32; 3], r: [f32; 3], t: [f32; 3]) -> Option<TintMetrics> {
     let rr = dot(r, r);
     if rr < 1.0 {
@@ -272,6 +288,93 @@ pub fn tint_metrics(f: [f32; 3], r: [f32; 3], t: [f32; 3]) -> Option<TintMetrics
         w: dot(f, qp) / qpn,
         deepest: s * qpn / qr.max(1e-3),
     })
+}
+
+/// How far a pixel lies past the tint of a full shadow as dark as it, as a share of its level:
+/// `(w - deepest) / level` of [`tint_metrics`]. A shadow lies at or below 0 (a penumbra is
+/// part lit, so less tinted), give or take the table's grain; a dark piece whose colour leans
+/// the way the shadows do (a brown chest on warm wood) lies past it. `None` without a tint.
+pub fn shadow_warmth(f: [f32; 3], r: [f32; 3], tint: Option<[f32; 3]>) -> Option<f32> {
+    let m = tint_metrics(f, r, tint?)?;
+    (m.level > 1.0).then(|| (m.w - m.deepest) / m.level)
+}
+
+/// Pixel by pixel, a dark piece whose colour leans the way the shadows do is within the grain's
+/// noise of a shadow; over a patch it is not. Every [`Label::Shadow`] pixel whose
+/// shadow-labelled neighbours (within [`WARM_PATCH_RADIUS_PX`], at least [`WARM_PATCH_MIN_PX`]
+/// of them) average a `warmth` ([`shadow_warmth`]) of [`WARM_PATCH_MEAN`] or more, and whose
+/// own warmth is at least [`WARM_PIXEL_MIN`], becomes [`Label::Piece`]. Shadow pixels within
+/// [`WARM_NEAR_PIECE_PX`] of a piece take some of its colour (the fine view is blurred): they
+/// neither count nor change. `warmth` holds a value for every shadow pixel of the `width`-wide
+/// image (others are ignored). Returns the pixels relabelled.
+pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) -> Vec<usize> {
+    if width == 0 || labels.len() != warmth.len() {
+        return Vec::new();
+    }
+    let height = labels.len() / width;
+    let near_piece = |p: usize| {
+        let (x, y) = (p % width, p / width);
+        let d = WARM_NEAR_PIECE_PX;
+        let (x0, x1) = (x.saturating_sub(d), (x + d + 1).min(width));
+        (y.saturating_sub(d)..(y + d + 1).min(height))
+            .any(|yy| labels[yy * width + x0..yy * width + x1].contains(&Label::Piece))
+    };
+    // The shadow pixels that count: their warmth, NaN elsewhere.
+    let counted: Vec<f32> = (0..labels.len())
+        .map(|p| {
+            if labels[p] == Label::Shadow && warmth[p].is_finite() && !near_piece(p) {
+                warmth[p]
+            } else {
+                f32::NAN
+            }
+        })
+        .collect();
+    if !counted.iter().any(|&v| v >= WARM_PIXEL_MIN) {
+        return Vec::new();
+    }
+    // Summed-area tables of the counted pixels' warmth and number, (width + 1) x (height + 1).
+    let stride = width + 1;
+    let mut sum = vec![0.0f64; stride * (height + 1)];
+    let mut count = vec![0u32; stride * (height + 1)];
+    for y in 0..height {
+        let (mut row_sum, mut row_count) = (0.0f64, 0u32);
+        for x in 0..width {
+            let v = counted[y * width + x];
+            if v.is_finite() {
+                row_sum += v as f64;
+                row_count += 1;
+            }
+            let at = (y + 1) * stride + x + 1;
+            sum[at] = sum[at - stride] + row_sum;
+            count[at] = count[at - stride] + row_count;
+        }
+    }
+    let r = WARM_PATCH_RADIUS_PX;
+    let mut changed = Vec::new();
+    for (p, &v) in counted.iter().enumerate() {
+        // NaN (not counted) fails this too.
+        if v.is_nan() || v < WARM_PIXEL_MIN {
+            continue;
+        }
+        let (x, y) = (p % width, p / width);
+        let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(width));
+        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(height));
+        let (a, b, c, d) = (
+            y0 * stride + x0,
+            y0 * stride + x1,
+            y1 * stride + x0,
+            y1 * stride + x1,
+        );
+        let n = (count[d] + count[a]).saturating_sub(count[b] + count[c]) as usize;
+        if n >= WARM_PATCH_MIN_PX && (sum[d] + sum[a] - sum[b] - sum[c]) / n as f64 >= WARM_PATCH_MEAN as f64
+        {
+            changed.push(p);
+        }
+    }
+    for &p in &changed {
+        labels[p] = Label::Piece;
+    }
+    changed
 }
 
 /// The label of one pixel (balanced frame `f`, reference `r`) knowing the frame's shadow
@@ -353,6 +456,68 @@ pub fn label(f: [f32; 3], r: [f32; 3]) -> Label {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_full_shadow_is_as_warm_as_its_tint_a_penumbra_less_and_a_brown_chest_more() {
+        let wood = [93.0, 146.0, 178.0];
+        // A tint normalised to mean 1, warmer than the table (bench scene 1's).
+        let t = [0.964, 1.006, 1.030];
+        let shade = |a: f32, b: f32| [0, 1, 2].map(|c| wood[c] * (a + b * t[c]));
+        let full = shadow_warmth(shade(0.0, 0.6), wood, Some(t)).unwrap();
+        assert!(full.abs() < 1e-4, "{full}");
+        let penumbra = shadow_warmth(shade(0.3, 0.4), wood, Some(t)).unwrap();
+        assert!(penumbra < full - 0.005, "{penumbra}");
+        // Bench scene 1's chest in the shade: labelled shadow pixel by pixel.
+        let chest = [58.0, 96.0, 136.0];
+        assert_eq!(label_tinted(chest, wood, Some(t)), Label::Shadow);
+        let warm = shadow_warmth(chest, wood, Some(t)).unwrap();
+        assert!(warm > WARM_PATCH_MEAN, "{warm}");
+        assert_eq!(shadow_warmth(chest, wood, None), None);
+    }
+
+    #[test]
+    fn a_warm_patch_among_shadows_turns_to_piece_but_not_next_to_a_piece() {
+        let (w, h) = (60, 40);
+        let mut labels = vec![Label::Shadow; w * h];
+        // The grain: a shadow's warmth wanders around 0, up to past the pixel threshold.
+        let mut warmth: Vec<f32> = (0..w * h)
+            .map(|p| 0.03 * (((p * 7919) % 13) as f32 / 6.0 - 1.0))
+            .collect();
+        // A chest (16 x 16 at x 10..26) lies past the tint; a piece stands at column 59.
+        let chest = |p: usize| (10..26).contains(&(p % w)) && (12..28).contains(&(p / w));
+        for p in 0..w * h {
+            if chest(p) {
+                warmth[p] = 0.06 + 0.01 * ((p % 3) as f32 - 1.0);
+            }
+            if p % w == w - 1 {
+                labels[p] = Label::Piece;
+            }
+        }
+        // Warm shadow right next to the piece (colour bled into it by the blur): taken as a
+        // patch, it would turn the column next to the piece.
+        for y in 0..h {
+            for x in w - 5..w - 1 {
+                warmth[y * w + x] = 0.08;
+            }
+        }
+        let changed = relabel_warm_patches(&mut labels, &warmth, w);
+        assert!(!changed.is_empty());
+        // Its pixels whose window is mostly chest (4 or more from its edges).
+        let inner = (0..w * h).filter(|&p| (14..22).contains(&(p % w)) && (16..24).contains(&(p / w)));
+        for p in inner {
+            assert_eq!(labels[p], Label::Piece, "chest pixel {p}");
+        }
+        for (p, &l) in labels.iter().enumerate() {
+            let (x, y) = (p % w, p / w);
+            let far = !(6..30).contains(&x) || !(8..32).contains(&y);
+            if far && x < w - 1 {
+                assert_eq!(l, Label::Shadow, "shadow pixel ({x}, {y})");
+            }
+        }
+        // Nothing to see without warmth.
+        let mut plain = vec![Label::Shadow; w * h];
+        assert!(relabel_warm_patches(&mut plain, &vec![f32::NAN; w * h], w).is_empty());
+    }
 
     #[test]
     fn shadows_pieces_and_table() {

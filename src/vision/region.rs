@@ -12,7 +12,7 @@
 
 use super::VisionError;
 use super::colour::{Palette, PixelColours};
-use super::labels::{Balance, Label, label_tinted};
+use super::labels::{Balance, Label, label_tinted, relabel_warm_patches, shadow_warmth};
 use super::rectify::Rectification;
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
@@ -228,6 +228,7 @@ impl<'a> ReferenceRows<'a> {
     /// pixels (the camera shakes, refocuses, is scaled): without this, every sharp edge of the
     /// empty table (the string, the beads, the planks) would turn into a thin line of "pieces".
     /// A column outside the image is [`Label::Outside`].
+    #[inline]
     fn label_near(&self, f: [f32; 3], x: i32, tint: Option<[f32; 3]>) -> Label {
         let at = |dx: i32, dy: i32| -> Option<[f32; 3]> {
             let row = self.rows[(dy + 1) as usize]?;
@@ -385,6 +386,7 @@ pub fn fine_region(
     let mut colours = Vec::with_capacity(w * h);
     let mut bgr = Vec::with_capacity(w * h);
     let mut ref_sum = Vec::with_capacity(w * h);
+    let mut warmth = Vec::with_capacity(w * h);
     for y in 0..rect.height {
         let f = view.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
@@ -407,11 +409,22 @@ pub fn fine_region(
             } else {
                 PixelColours::default()
             };
+            warmth.push(if l == Label::Shadow {
+                shadow_warmth(fp, rp, balance.shadow_tint).unwrap_or(f32::NAN)
+            } else {
+                f32::NAN
+            });
             labels.push(l);
             colours.push(c);
             bgr.push(fp);
             ref_sum.push(rs);
         }
+    }
+    for p in relabel_warm_patches(&mut labels, &warmth, w) {
+        let (fp, white) = (bgr[p], input.white);
+        colours[p] = input
+            .palette
+            .classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], ref_sum[p]);
     }
     let fine = &input.rect.fine;
     Ok(Region {
