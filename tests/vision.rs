@@ -181,17 +181,12 @@ fn bench_figures_on_fixed_scenes() {
 // ---------------------------------------------------------------------------------------------
 // A ship and its anchor of one colour.
 
-/// The bench's scene 1: its second frame has the orange ship and its orange anchor side by side,
-/// where the ship was once fitted turned over the anchor and the anchor read on its stern.
-const TANGLE_SEED: u64 = 1;
-const TANGLE_FRAMES: usize = 2;
-
-#[test]
-fn a_ship_and_its_anchor_of_one_colour_are_each_found_where_they_lie() {
+/// The bench's report on its scene `seed` alone, `frames` frames (the scene must have run).
+fn one_scene(seed: u64, frames: usize) -> bench::BenchReport {
     let config = BenchConfig {
         scenes: 1,
-        seed: TANGLE_SEED,
-        frames_per_scene: TANGLE_FRAMES,
+        seed,
+        frames_per_scene: frames,
         threads: 1,
     };
     let report = bench::run(&config, &|| {}).unwrap();
@@ -200,6 +195,17 @@ fn a_ship_and_its_anchor_of_one_colour_are_each_found_where_they_lie() {
         "{:?}",
         report.scene_list[0].error
     );
+    report
+}
+
+/// The bench's scene 1: its second frame has the orange ship and its orange anchor side by side,
+/// where the ship was once fitted turned over the anchor and the anchor read on its stern.
+const TANGLE_SEED: u64 = 1;
+const TANGLE_FRAMES: usize = 2;
+
+#[test]
+fn a_ship_and_its_anchor_of_one_colour_are_each_found_where_they_lie() {
+    let report = one_scene(TANGLE_SEED, TANGLE_FRAMES);
     for kind in ["anchor", "ship"] {
         let row = &report.kinds[kind];
         assert_eq!(
@@ -218,18 +224,7 @@ const GOBLET_FRAMES: usize = 3;
 
 #[test]
 fn goblets_whose_insides_look_like_the_table_are_found() {
-    let config = BenchConfig {
-        scenes: 1,
-        seed: GOBLET_SEED,
-        frames_per_scene: GOBLET_FRAMES,
-        threads: 1,
-    };
-    let report = bench::run(&config, &|| {}).unwrap();
-    assert!(
-        report.scene_list[0].error.is_none(),
-        "{:?}",
-        report.scene_list[0].error
-    );
+    let report = one_scene(GOBLET_SEED, GOBLET_FRAMES);
     let goblets = &report.kinds["treasure/goblet"];
     assert_eq!(goblets.false_negative, 0, "{goblets:?}");
     assert!(goblets.false_positive <= 1, "{goblets:?}");
@@ -246,18 +241,7 @@ const SHADED_CHESTS_MISSED_AT_MOST: usize = 4;
 
 #[test]
 fn brown_chests_that_look_like_shadow_on_wood_are_found() {
-    let config = BenchConfig {
-        scenes: 1,
-        seed: SHADED_CHEST_SEED,
-        frames_per_scene: SHADED_CHEST_FRAMES,
-        threads: 1,
-    };
-    let report = bench::run(&config, &|| {}).unwrap();
-    assert!(
-        report.scene_list[0].error.is_none(),
-        "{:?}",
-        report.scene_list[0].error
-    );
+    let report = one_scene(SHADED_CHEST_SEED, SHADED_CHEST_FRAMES);
     let chests = &report.kinds["treasure/chest"];
     assert_eq!(chests.false_positive, 0, "{chests:?}");
     assert!(
