@@ -130,6 +130,13 @@ fn main() -> anyhow::Result<()> {
                     });
                 }
                 let w = region.width;
+                let ref_px = |p: usize| -> Option<[f32; 3]> {
+                    let r = sc
+                        .reference
+                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                        .ok()?;
+                    Some([r[0] as f32, r[1] as f32, r[2] as f32])
+                };
                 if std::env::var_os("PROBE_X").is_some() {
                     let tint = an.balance_of(&f.image)?.shadow_tint.unwrap_or([1.0; 3]);
                     let mut xs: [Vec<f32>; 2] = Default::default();
@@ -137,15 +144,12 @@ fn main() -> anyhow::Result<()> {
                         if region.labels[p] != Label::Shadow || (inside[p] && !dark_kind[p]) {
                             continue;
                         }
-                        let Ok(r) = sc
-                            .reference
-                            .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
-                        else {
+                        let Some(rp) = ref_px(p) else {
                             continue;
                         };
-                        let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
-                        if let Some(m) = octoref::vision::labels::tint_metrics(region.bgr[p], rp, tint) {
-                            xs[dark_kind[p] as usize].push((m.w - m.deepest) / m.level.max(1.0));
+                        if let Some(x) = octoref::vision::labels::shadow_warmth(region.bgr[p], rp, Some(tint))
+                        {
+                            xs[dark_kind[p] as usize].push(x);
                         }
                     }
                     for (k, name) in ["shadow", "dark piece"].iter().enumerate() {
@@ -179,13 +183,9 @@ fn main() -> anyhow::Result<()> {
                         continue;
                     }
                     labels_out[region.labels[p] as usize] += 1;
-                    let Ok(r) = sc
-                        .reference
-                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
-                    else {
+                    let Some(rp) = ref_px(p) else {
                         continue;
                     };
-                    let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
                     let fp = region.bgr[p];
                     let s = (0..3).map(|c| fp[c] * rp[c]).sum::<f32>()
                         / (0..3).map(|c| rp[c] * rp[c]).sum::<f32>();
@@ -203,13 +203,9 @@ fn main() -> anyhow::Result<()> {
                     }
                 }
                 for (p, _) in inside.iter().enumerate().filter(|(_, i)| **i) {
-                    let Ok(r) = sc
-                        .reference
-                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
-                    else {
+                    let Some(rp) = ref_px(p) else {
                         continue;
                     };
-                    let rp = [r[0] as f32, r[1] as f32, r[2] as f32];
                     if let Some(m) = octoref::vision::labels::tint_metrics(region.bgr[p], rp, tint)
                         && m.s < 0.88
                         && m.s > 0.4
