@@ -387,6 +387,13 @@ pub fn fine_region(
     let mut bgr = Vec::with_capacity(w * h);
     let mut ref_sum = Vec::with_capacity(w * h);
     let mut warmth = Vec::with_capacity(w * h);
+    // The palette's reading of a piece pixel (balanced `fp`, reference level sum `rs`).
+    let white = input.white;
+    let colours_of = |fp: [f32; 3], rs: f32| {
+        input
+            .palette
+            .classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], rs)
+    };
     for y in 0..rect.height {
         let f = view.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
@@ -402,10 +409,7 @@ pub fn fine_region(
                 near.label_near(fp, rect.x + x as i32, balance.shadow_tint)
             };
             let c = if l == Label::Piece {
-                let w = input.white;
-                input
-                    .palette
-                    .classify([fp[0] * w[0], fp[1] * w[1], fp[2] * w[2]], rs)
+                colours_of(fp, rs)
             } else {
                 PixelColours::default()
             };
@@ -421,10 +425,7 @@ pub fn fine_region(
         }
     }
     for p in relabel_warm_patches(&mut labels, &warmth, w) {
-        let (fp, white) = (bgr[p], input.white);
-        colours[p] = input
-            .palette
-            .classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], ref_sum[p]);
+        colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
     let fine = &input.rect.fine;
     Ok(Region {
