@@ -17,7 +17,7 @@ use super::labels::Label;
 use super::raster::{ScoreScratch, WeightMap};
 use super::region::Region;
 use super::solid::Solid;
-use super::view::{Pose2, Viewpoint};
+use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::games::crash_octopus::{DieTop, PlayerColor, TreasureType};
 use crate::table::{CatalogEntry, PieceKind, PointMm, PolygonMm, Shape};
 use std::collections::HashMap;
@@ -54,6 +54,10 @@ pub const MIN_GAIN_PX: f64 = 25.0;
 /// A footprint whose principal second moments differ by less than this ratio is turned through
 /// evenly spaced start angles rather than from the pixels' orientation.
 const ISOTROPY_RATIO: f64 = 1.35;
+/// In [`Detector::best_fit`], up to this many models whose first fits explain at least this share
+/// of the best one's gain are turned to their best angle before one is chosen.
+const CONTENDERS: usize = 3;
+const CONTENDER_SHARE: f64 = 0.75;
 /// Evenly spaced start angles per symmetry period for near-isotropic footprints.
 const ISOTROPIC_STARTS: usize = 6;
 /// Turns (radians) from which a hull among other pieces is refitted once they are found.
@@ -79,9 +83,15 @@ const UNTANGLED_HULL_QUALITY: f64 = 0.8;
 const UNTANGLED_OTHER_QUALITY: f64 = 0.9;
 /// The hull's ways round (best alone first) for which the other piece is fitted on what is left.
 const UNTANGLE_WAYS_TRIED: usize = 4;
+/// Slides (mm, along the hull's length) of the hull's starts when it is untangled: a ship fitted
+/// over its anchor sits that far towards it, further than a refinement walks.
+const UNTANGLE_SLIDES_MM: [f64; 4] = [-8.0, 8.0, -16.0, 16.0];
 /// Two poses closer than these are one way round.
 const SAME_POSE_MM: f64 = 1.0;
 const SAME_POSE_RAD: f64 = 0.05;
+/// Pieces left unexplained by the final poses are looked at again when they show at least this
+/// many pixels (a treasure's top is ~150).
+const SECOND_LOOK_MIN_PX: usize = 150;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -323,8 +333,9 @@ pub struct RegionResult {
 }
 
 /// What a weight map depends on besides the region: the model's colours, its table and
-/// shadow weights (as bits), and the window.
-type MapKey = (u32, u32, u32, Window);
+/// shadow weights (as bits), whether it knows what others hold ([`weighs_held`]), and the
+/// window.
+type MapKey = (u32, u32, u32, bool, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -359,7 +370,83 @@ impl Detector {
         let mut covered: Vec<bool> = vec![false; n];
         let mut detections: Vec<Detection> = Vec::new();
         let all: Vec<usize> = (0..n).filter(|&p| region.labels[p] == Label::Piece).collect();
-        let mut queue = split(region, &all, &explained);
+        let queue = split(region, &all, &explained);
+        self.grow(
+            region,
+            models,
+            view,
+            &mut detections,
+            &mut explained,
+            &mut covered,
+            queue,
+        );
+        let first_marks = explained.clone();
+        // Every piece is refined to its final pose, with the others' pixels counting neither
+        // way. A piece against one of its colour is fitted once more against the others' final
+        // silhouettes: the first marks came from their comparison poses, which may hold some of
+        // its pixels (an anchor against its ship).
+        let alike = self.finish(region, models, view, &mut detections, &explained, None);
+        if alike.iter().any(|&t| t) {
+            self.untangle(region, models, view, &mut detections, &explained);
+            explained = remarked(region, models, &detections);
+            self.finish(region, models, view, &mut detections, &explained, Some(&alike));
+        }
+        // A second look at what the final poses leave: a piece whose pixels a neighbour held
+        // from its first, rougher pose (an anchor at its ship's side) was turned down then.
+        // Only seeds holding such freed pixels are new; the rest were turned down as they are.
+        explained = remarked(region, models, &detections);
+        let found = detections.len();
+        let left: Vec<Vec<usize>> = split(region, &all, &explained)
+            .into_iter()
+            .filter(|s| {
+                s.len() >= SECOND_LOOK_MIN_PX
+                    && s.iter().filter(|&&p| first_marks[p] != 0).count() as f64 >= MIN_GAIN_PX
+            })
+            .collect();
+        if !left.is_empty() {
+            self.grow(
+                region,
+                models,
+                view,
+                &mut detections,
+                &mut explained,
+                &mut covered,
+                left,
+            );
+            if detections.len() > found {
+                let new: Vec<bool> = (0..detections.len()).map(|k| k >= found).collect();
+                self.finish(region, models, view, &mut detections, &explained, Some(&new));
+                explained = remarked(region, models, &detections);
+            }
+        }
+        self.rebase(region, models, view, &mut detections, &explained);
+        for d in &mut detections {
+            if models[d.model].kind == PieceKind::InkDie {
+                d.top = die_top(region, &models[d.model], &d.fit, view);
+            }
+        }
+        let (unexplained_px, unexplained_box) = unexplained(region, &detections);
+        RegionResult {
+            detections,
+            unexplained_px,
+            unexplained_box,
+        }
+    }
+
+    /// Takes seeds (largest first) and fits the model that explains most of each, marking its
+    /// pixels in `explained` (as detection k + 1) and its silhouette in `covered`; what a piece
+    /// leaves of its seed seeds the next ones.
+    #[allow(clippy::too_many_arguments)]
+    fn grow(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &mut Vec<Detection>,
+        explained: &mut [u16],
+        covered: &mut [bool],
+        mut queue: Vec<Vec<usize>>,
+    ) {
         // Largest seeds last, so they are taken first.
         queue.sort_by_key(|s| s.len());
         while let Some(seed) = queue.pop() {
@@ -381,11 +468,11 @@ impl Detector {
                 .filter(|d| models[d.model].carries_treasures())
                 .map(|d| models[d.model].footprint(&d.fit.pose))
                 .collect();
-            let Some((mi, fit)) = self.best_fit(region, models, view, &explained, &seed, floor) else {
+            let Some((mi, fit)) = self.best_fit(region, models, view, explained, &seed, floor) else {
                 continue;
             };
             let k = detections.len() as u16 + 1;
-            let marked = mark_explained(region, &models[mi], &fit, &mut explained, k);
+            let marked = mark_explained(region, &models[mi], &fit, explained, k);
             if (marked as f64) < MIN_GAIN_PX {
                 continue;
             }
@@ -396,30 +483,8 @@ impl Detector {
                 top: None,
             });
             // What the piece did not explain seeds the next ones.
-            queue.extend(split(region, &seed, &explained));
+            queue.extend(split(region, &seed, explained));
             queue.sort_by_key(|s| s.len());
-        }
-        // Every piece is refined to its final pose, with the others' pixels counting neither
-        // way. A piece against one of its colour is fitted once more against the others' final
-        // silhouettes: the first marks came from their comparison poses, which may hold some of
-        // its pixels (an anchor against its ship).
-        let alike = self.finish(region, models, view, &mut detections, &explained, None);
-        if alike.iter().any(|&t| t) {
-            self.untangle(region, models, view, &mut detections, &explained);
-            explained = remarked(region, models, &detections);
-            self.finish(region, models, view, &mut detections, &explained, Some(&alike));
-        }
-        self.rebase(region, models, view, &mut detections, &explained);
-        for d in &mut detections {
-            if models[d.model].kind == PieceKind::InkDie {
-                d.top = die_top(region, &models[d.model], &d.fit, view);
-            }
-        }
-        let (unexplained_px, unexplained_box) = unexplained(region, &detections);
-        RegionResult {
-            detections,
-            unexplained_px,
-            unexplained_box,
         }
     }
 
@@ -576,12 +641,17 @@ impl Detector {
                     .collect();
                 // Each way round of the hull, best first; ways that settle on one pose count once.
                 let mut hulls: Vec<Fit> = Vec::new();
-                for turn in HULL_RETRY_TURNS
+                let axis = PointMm::new(hpose.angle_rad.cos(), hpose.angle_rad.sin());
+                let turns = HULL_RETRY_TURNS
                     .iter()
-                    .flat_map(|&t| [t, t + std::f64::consts::PI])
-                {
+                    .flat_map(|&t| [(0.0, t), (0.0, t + std::f64::consts::PI)]);
+                let slides = UNTANGLE_SLIDES_MM
+                    .iter()
+                    .flat_map(|&d| [(d, 0.0), (d, std::f64::consts::PI)]);
+                for (slide, turn) in turns.chain(slides) {
                     let start = Pose2 {
                         angle_rad: hpose.angle_rad + turn,
+                        center_mm: hpose.center_mm + axis * slide,
                         ..hpose
                     };
                     let Some(fh) = refine_pose(
@@ -677,7 +747,7 @@ impl Detector {
         quality_floor: f64,
     ) -> Option<(usize, Fit)> {
         let mut maps: HashMap<MapKey, WeightMap> = HashMap::new();
-        let mut best: Option<(usize, Fit, MapKey)> = None;
+        let mut candidates: Vec<(usize, Fit, MapKey)> = Vec::new();
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
         // Models whose colours the seed shows far less than another model's are not tried.
         // Compatible, not only best, matches count: two pieces of nearly one colour (the
@@ -732,6 +802,7 @@ impl Detector {
                 model.colours.0,
                 model.table_weight.to_bits(),
                 model.shadow_weight.to_bits(),
+                weighs_held(model),
                 win,
             );
             let map = maps
@@ -793,8 +864,34 @@ impl Detector {
             {
                 continue;
             }
+            candidates.push((mi, fit, map_key));
+        }
+        candidates.sort_by(|a, b| b.1.gain.total_cmp(&a.1.gain));
+        let top_gain = candidates.first()?.1.gain;
+        // Models within reach of the best are compared refined: a piece that fits only at the
+        // right turn (an anchor's outline) loses, unturned, to a plainer one of a like colour
+        // (a chest) that fits badly anywhere.
+        let mut best: Option<(usize, Fit, MapKey)> = None;
+        for (rank, (mi, fit, key)) in candidates.into_iter().enumerate() {
+            let model = &models[mi];
+            let close = rank < CONTENDERS && fit.gain >= CONTENDER_SHARE * top_gain;
+            let fit = match maps.get(&key) {
+                Some(map) if close && !model.seen_by_top => refine_pose(
+                    &model.solid,
+                    map,
+                    view,
+                    fit.pose,
+                    model.round,
+                    Precision::COMPARE,
+                    &mut self.scratch,
+                )
+                .filter(|f| f.quality() >= model.min_quality.max(quality_floor))
+                .unwrap_or(fit),
+                _ if rank == 0 || close => fit,
+                _ => continue,
+            };
             if best.as_ref().is_none_or(|b| fit.gain > b.1.gain) {
-                best = Some((mi, fit, map_key));
+                best = Some((mi, fit, key));
             }
         }
         let (mi, fit, key) = best?;
@@ -1075,6 +1172,18 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
         region.mm_per_px,
         out,
     );
+    let map = if weighs_held(model) {
+        let mut held = Vec::with_capacity(w * h);
+        for j in win.y0..win.y1 {
+            for i in win.x0..win.x1 {
+                let e = explained[j * region.width + i];
+                held.push(e != 0 && Some(e) != own);
+            }
+        }
+        map.with_held(&held)
+    } else {
+        map
+    };
     if model.solid.mouth.is_none() {
         return map;
     }
@@ -1084,6 +1193,12 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
         neutral.extend(row.iter().map(|l| matches!(l, Label::Table | Label::Shadow)));
     }
     map.with_neutral_mouths(&neutral)
+}
+
+/// Whether a model's fits leave what other pieces explain out of their area: a ship's loads
+/// cover its deck (the island's treasures are few against its size).
+fn weighs_held(model: &Model) -> bool {
+    model.carries_treasures() && model.kind != PieceKind::Island
 }
 
 /// The window holding a silhouette plus `margin_mm`.
@@ -1177,6 +1292,34 @@ fn mark_explained(region: &Region, model: &Model, fit: &Fit, explained: &mut [u1
         }
     });
     n
+}
+
+/// The fit of `model` exactly at `pose`, with the pixels the `others` (model and pose) explain
+/// counting neither way, as the detector would weigh it: for probes and tests that compare a
+/// true pose with the one found. `None` when the silhouette falls off the region.
+pub fn fit_at(
+    region: &Region,
+    model: &Model,
+    view: &Viewpoint,
+    pose: Pose2,
+    others: &[(&Model, Pose2)],
+) -> Option<Fit> {
+    let mut explained = vec![0u16; region.len()];
+    for (k, (m, p)) in others.iter().enumerate() {
+        let sil = Silhouette::of(&m.solid, p, view);
+        for_each_inside(region, &sil.polygons, |px| {
+            if explained[px] == 0
+                && region.labels[px] == Label::Piece
+                && m.colours.contains_any(region.colours[px].best)
+            {
+                explained[px] = k as u16 + 1;
+            }
+        });
+    }
+    let sil = Silhouette::of(&model.solid, &pose, view);
+    let win = window_around(region, &sil, WINDOW_MARGIN_MM);
+    let map = weight_map(region, model, &explained, None, win);
+    score_at(&model.solid, &map, view, pose, &mut ScoreScratch::default())
 }
 
 /// Calls `f` with every region pixel whose centre lies inside the union of `polygons`.

@@ -73,7 +73,8 @@ pub struct Fit {
     pub pose: Pose2,
     /// Integral of the weights over the silhouette (pixels).
     pub gain: f64,
-    /// The silhouette's area in fine pixels (less a neutral mouth: see [`area_px`]).
+    /// The silhouette's area in fine pixels (less a neutral mouth and, for a hull, what other
+    /// pieces explain: see [`area_px`]).
     pub area_px: f64,
     pub silhouette: Silhouette,
 }
@@ -115,10 +116,11 @@ pub fn silhouette_centre(sil: &Silhouette) -> Option<PointMm> {
 }
 
 /// Area of a silhouette (the union of its polygons) in map pixels, less the pixels of its
-/// mouth that count neither way ([`WeightMap::score_silhouette`]).
+/// mouth that count neither way ([`WeightMap::score_silhouette`]) and those other pieces
+/// explain, where the map knows them ([`WeightMap::held_px`]).
 fn area_px(sil: &Silhouette, map: &WeightMap, scratch: &mut ScoreScratch) -> f64 {
     let area = union_area_mm2(&sil.polygons) / (map.mm_per_px * map.mm_per_px);
-    (area - map.neutral_mouth_px(sil, scratch)).max(0.0)
+    (area - map.neutral_mouth_px(sil, scratch) - map.held_px(sil, scratch)).max(0.0)
 }
 
 /// Area of a union of convex polygons, mm², by horizontal scan lines every [`AREA_SCAN_MM`].

@@ -26,6 +26,9 @@ pub struct WeightMap {
     prefix: Vec<f32>,
     /// What a cup's inside may show, when silhouettes with a mouth are scored on this map.
     mouths: Option<Box<MouthLayers>>,
+    /// 1 where another piece already explains the pixel, when the map is told (see
+    /// [`WeightMap::with_held`]).
+    held: Option<Box<WeightMap>>,
 }
 
 /// The layers of a [`WeightMap`] that leave a cup's mouth neutral.
@@ -67,7 +70,40 @@ impl WeightMap {
             weights,
             prefix,
             mouths: None,
+            held: None,
         }
+    }
+
+    /// The map, also told which of its pixels other pieces already explain (`held[p]`), so
+    /// that [`WeightMap::held_px`] can leave them out of a silhouette's area: a ship carrying
+    /// four treasures shows its colours on half its silhouette at best, and is judged on the
+    /// rest.
+    pub fn with_held(mut self, held: &[bool]) -> Self {
+        let count = (0..self.weights.len())
+            .map(|i| {
+                if held.get(i).copied().unwrap_or(false) {
+                    1.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        self.held = Some(Box::new(Self::new(
+            self.width,
+            self.height,
+            self.origin_mm,
+            self.mm_per_px,
+            count,
+        )));
+        self
+    }
+
+    /// Pixels inside the silhouette that other pieces explain; 0 when the map was not told
+    /// ([`WeightMap::with_held`]).
+    pub fn held_px(&self, sil: &Silhouette, scratch: &mut ScoreScratch) -> f64 {
+        self.held
+            .as_ref()
+            .map_or(0.0, |h| h.score(&sil.polygons, PointMm::default(), scratch))
     }
 
     /// The map, also told which of its pixels a cup's inside could show (`neutral[p]` is 1
@@ -366,5 +402,30 @@ mod tests {
         };
         let v = cup.score_silhouette(&solid, PointMm::default(), &mut s);
         assert!((v - body).abs() < 1e-6, "{v}");
+    }
+
+    #[test]
+    fn held_pixels_are_counted_inside_a_silhouette_and_leave_the_score_alone() {
+        // A 6 x 6 patch other pieces explain (weight 0 there, as the detector weighs it), at 4..10.
+        let (w, h) = (20, 20);
+        let held: Vec<bool> = (0..w * h)
+            .map(|p| (4..10).contains(&(p % w)) && (4..10).contains(&(p / w)))
+            .collect();
+        let weights: Vec<f32> = held.iter().map(|&x| if x { 0.0 } else { 1.0 }).collect();
+        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, weights);
+        let ship = plain.clone().with_held(&held);
+        // Pixels 7..15 square: 3 x 3 of the held patch inside (pixels 7, 8, 9).
+        let sil = Silhouette {
+            polygons: vec![square(6.5, 6.5, 8.0)],
+            mouth: None,
+        };
+        let mut s = ScoreScratch::default();
+        assert!((ship.held_px(&sil, &mut s) - 9.0).abs() < 1e-6);
+        assert_eq!(plain.held_px(&sil, &mut s), 0.0);
+        let (a, b) = (
+            plain.score_silhouette(&sil, PointMm::default(), &mut s),
+            ship.score_silhouette(&sil, PointMm::default(), &mut s),
+        );
+        assert!((a - 55.0).abs() < 1e-6 && (a - b).abs() < 1e-9, "{a} {b}");
     }
 }
