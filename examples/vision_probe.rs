@@ -293,6 +293,78 @@ fn main() -> anyhow::Result<()> {
                         d.map(|d| (d.center_mm.x, d.center_mm.y, d.angle_deg))
                     );
                 }
+                // Ship and anchor of each colour: the pair's gains at the true poses and at the
+                // found ones, each piece weighed with the other's pixels explained.
+                let model_of = |id: &str| {
+                    let entry = sc.scene.pieces.iter().find(|b| b.id == id)?.entry.clone();
+                    an.models().iter().find(|md| md.name == entry)
+                };
+                let pose_of = |c: octoref::table::PointMm, a: Option<f64>, b: f64| Pose2 {
+                    center_mm: c,
+                    angle_rad: a.unwrap_or(0.0).to_radians(),
+                    base_mm: b,
+                };
+                for ts in f
+                    .truth
+                    .pieces
+                    .iter()
+                    .filter(|p| p.report.piece == PieceKind::Ship)
+                {
+                    let Some(ta) =
+                        f.truth.pieces.iter().find(|p| {
+                            p.report.piece == PieceKind::Anchor && p.report.color == ts.report.color
+                        })
+                    else {
+                        continue;
+                    };
+                    let (Some(ms), Some(ma)) = (model_of(&ts.report.id), model_of(&ta.report.id)) else {
+                        continue;
+                    };
+                    let near = |kind: PieceKind, c: octoref::table::PointMm| {
+                        report
+                            .pieces
+                            .iter()
+                            .filter(|d| d.piece == kind && d.color == ts.report.color)
+                            .min_by(|a, b| a.center_mm.distance(c).total_cmp(&b.center_mm.distance(c)))
+                    };
+                    let (Some(ds), Some(da)) = (
+                        near(PieceKind::Ship, ts.report.center_mm),
+                        near(PieceKind::Anchor, ta.report.center_mm),
+                    ) else {
+                        continue;
+                    };
+                    let pair = |s: Pose2, a: Pose2| {
+                        let fs = octoref::vision::detect::fit_at(&region, ms, an.viewpoint(), s, &[(ma, a)]);
+                        let fa = octoref::vision::detect::fit_at(&region, ma, an.viewpoint(), a, &[(ms, s)]);
+                        let g = |f: &Option<octoref::vision::fit::Fit>| {
+                            f.as_ref().map_or((0.0, 0.0), |f| (f.gain, f.quality()))
+                        };
+                        (g(&fs), g(&fa))
+                    };
+                    let truth_pair = pair(
+                        pose_of(ts.report.center_mm, ts.report.angle_deg, ts.base_mm),
+                        pose_of(ta.report.center_mm, ta.report.angle_deg, ta.base_mm),
+                    );
+                    let found_pair = pair(
+                        pose_of(ds.center_mm, ds.angle_deg, 0.0),
+                        pose_of(da.center_mm, da.angle_deg, 0.0),
+                    );
+                    println!(
+                        "   pair {:?}: truth ship {:.0}/{:.2} anchor {:.0}/{:.2} = {:.0} | found ship {:.0}/{:.2} anchor {:.0}/{:.2} = {:.0} (ship off {:.1} mm)",
+                        ts.report.color,
+                        truth_pair.0.0,
+                        truth_pair.0.1,
+                        truth_pair.1.0,
+                        truth_pair.1.1,
+                        truth_pair.0.0 + truth_pair.1.0,
+                        found_pair.0.0,
+                        found_pair.0.1,
+                        found_pair.1.0,
+                        found_pair.1.1,
+                        found_pair.0.0 + found_pair.1.0,
+                        ds.center_mm.distance(ts.report.center_mm)
+                    );
+                }
             }
             for t in f
                 .truth
