@@ -82,7 +82,7 @@ const ROUND_AGAIN_STARTS: usize = 12;
 const UNTANGLED_HULL_QUALITY: f64 = 0.8;
 const UNTANGLED_OTHER_QUALITY: f64 = 0.9;
 /// The hull's ways round (best alone first) for which the other piece is fitted on what is left.
-const UNTANGLE_WAYS_TRIED: usize = 4;
+const UNTANGLE_WAYS_TRIED: usize = 6;
 /// Slides (mm, along the hull's length) of the hull's starts when it is untangled: a ship fitted
 /// over its anchor sits that far towards it, further than a refinement walks.
 const UNTANGLE_SLIDES_MM: [f64; 4] = [-8.0, 8.0, -16.0, 16.0];
@@ -856,7 +856,9 @@ impl Detector {
             } else {
                 fit
             };
-            if fit.quality() < model.min_quality.max(quality_floor) || fit.gain < MIN_GAIN_PX {
+            if fit.quality() < model.min_quality.max(floor_for(model, quality_floor))
+                || fit.gain < MIN_GAIN_PX
+            {
                 continue;
             }
             if model.kind != PieceKind::Treasure
@@ -885,7 +887,7 @@ impl Detector {
                     Precision::COMPARE,
                     &mut self.scratch,
                 )
-                .filter(|f| f.quality() >= model.min_quality.max(quality_floor))
+                .filter(|f| f.quality() >= model.min_quality.max(floor_for(model, quality_floor)))
                 .unwrap_or(fit),
                 _ if rank == 0 || close => fit,
                 _ => continue,
@@ -1199,6 +1201,13 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
 /// cover its deck (the island's treasures are few against its size).
 fn weighs_held(model: &Model) -> bool {
     model.carries_treasures() && model.kind != PieceKind::Island
+}
+
+/// A seed's quality floor for `model`, scaled by how much lower than [`MIN_QUALITY`] its own
+/// minimum is: a white captain on a pale table shows little more than its hat, and its quality
+/// is low wherever it stands, among other pieces too.
+fn floor_for(model: &Model, floor: f64) -> f64 {
+    floor * (model.min_quality / MIN_QUALITY).min(1.0)
 }
 
 /// The window holding a silhouette plus `margin_mm`.
