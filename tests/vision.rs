@@ -341,6 +341,25 @@ fn white_captains_on_a_pale_table_are_found_among_other_pieces() {
     assert_eq!(captains.false_positive, 0, "{captains:?}");
 }
 
+/// Bench scene 4 (of 30; tilt 3.6 degrees): a brown chest loaded on the orange ship. In shade
+/// brown and orange are one hue, the ship took the chest's pixels as its own, and the chest
+/// was missed in all 3 frames until darker patches of a deck were looked at again.
+const DECK_CHEST_SEED: u64 = 4;
+const DECK_CHEST_FRAMES: usize = 3;
+
+#[test]
+fn a_brown_chest_on_an_orange_deck_is_found() {
+    let summary = scene_of_the_bench(DECK_CHEST_SEED, DECK_CHEST_FRAMES);
+    let chests = counts(&summary, "treasure/chest");
+    assert_eq!(
+        (chests.false_positive, chests.false_negative),
+        (0, 0),
+        "{chests:?}"
+    );
+    let ships = counts(&summary, "ship");
+    assert_eq!((ships.false_positive, ships.false_negative), (0, 0), "{ships:?}");
+}
+
 /// The scene `octoref bench --scenes 1 --seed 25` renders (camera straight down: a one-scene
 /// bench starts at the tilt range's low end, unlike scene 25 of the 30): its goblets' dark
 /// insides look like the table, and before a cup's mouth counted neither way its three frames

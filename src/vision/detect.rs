@@ -92,6 +92,12 @@ const SAME_POSE_RAD: f64 = 0.05;
 /// Pieces left unexplained by the final poses are looked at again when they show at least this
 /// many pixels (a treasure's top is ~150).
 const SECOND_LOOK_MIN_PX: usize = 150;
+/// A deck's pixels darker than this share of its median level (`b + g + r`) may show a load of
+/// the deck's own hue (see [`Detector::deck_loads`]).
+const DECK_LOAD_DARKER: f32 = 0.8;
+/// The deck's top is taken this much shrunk towards the hull's centre (its rim shows the hull's
+/// shaded side).
+const DECK_TOP_SHRINK: f64 = 0.85;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -320,6 +326,9 @@ pub struct Detector {
     excluded: Vec<bool>,
     /// Footprints of the pieces found so far in the current call that treasures ride on.
     decks: Vec<PolygonMm>,
+    /// Height (mm) at which [`Detector::best_fit`] fits: 0 on the table, a deck's height when
+    /// looking for loads on it.
+    base_mm: f64,
 }
 
 /// What a region held.
@@ -419,6 +428,14 @@ impl Detector {
                 explained = remarked(region, models, &detections);
             }
         }
+        self.deck_loads(
+            region,
+            models,
+            view,
+            &mut detections,
+            &mut explained,
+            &mut covered,
+        );
         self.rebase(region, models, view, &mut detections, &explained);
         for d in &mut detections {
             if models[d.model].kind == PieceKind::InkDie {
@@ -485,6 +502,77 @@ impl Detector {
             // What the piece did not explain seeds the next ones.
             queue.extend(split(region, &seed, explained));
             queue.sort_by_key(|s| s.len());
+        }
+    }
+
+    /// Treasures on a ship's deck that share its colour best (a brown chest on an orange deck:
+    /// in shade the two are one hue) are marked as the ship's. On each ship's deck, pixels
+    /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its median level) that show
+    /// a treasure's colour best are freed and looked at again, fitted at the deck's height;
+    /// what no treasure takes goes back to the ship.
+    fn deck_loads(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &mut Vec<Detection>,
+        explained: &mut [u16],
+        covered: &mut [bool],
+    ) {
+        let treasures = models
+            .iter()
+            .enumerate()
+            .filter(|(mi, m)| {
+                m.kind == PieceKind::Treasure && !self.excluded.get(*mi).copied().unwrap_or(false)
+            })
+            .fold(ColourSet(0), |acc, (_, m)| ColourSet(acc.0 | m.colours.0));
+        let hulls: Vec<usize> = (0..detections.len())
+            .filter(|&k| weighs_held(&models[detections[k].model]))
+            .collect();
+        for h in hulls {
+            let (mh, pose) = (&models[detections[h].model], detections[h].fit.pose);
+            let height = mh.solid.height_mm;
+            let top: Vec<PointMm> = mh
+                .footprint(&pose)
+                .0
+                .iter()
+                .map(|&q| view.apparent(pose.center_mm + (q - pose.center_mm) * DECK_TOP_SHRINK, height))
+                .collect();
+            let hk = h as u16 + 1;
+            let mut deck: Vec<usize> = Vec::new();
+            for_each_inside(region, std::slice::from_ref(&top), |p| {
+                if explained[p] == hk {
+                    deck.push(p);
+                }
+            });
+            if deck.len() < MIN_SEED_OWN_PX {
+                continue;
+            }
+            let level = |p: usize| region.bgr[p].iter().sum::<f32>();
+            let mut levels: Vec<f32> = deck.iter().map(|&p| level(p)).collect();
+            let mid = levels.len() / 2;
+            let median = *levels.select_nth_unstable_by(mid, f32::total_cmp).1;
+            let freed: Vec<usize> = deck
+                .into_iter()
+                .filter(|&p| {
+                    level(p) < DECK_LOAD_DARKER * median && treasures.contains_any(region.colours[p].best)
+                })
+                .collect();
+            if freed.len() < MIN_SEED_OWN_PX {
+                continue;
+            }
+            for &p in &freed {
+                explained[p] = 0;
+            }
+            let seeds = split(region, &freed, explained);
+            self.base_mm = pose.base_mm + height;
+            self.grow(region, models, view, detections, explained, covered, seeds);
+            self.base_mm = 0.0;
+            for &p in &freed {
+                if explained[p] == 0 {
+                    explained[p] = hk;
+                }
+            }
         }
     }
 
@@ -820,7 +908,15 @@ impl Detector {
             )
             .unwrap_or(seed_centre);
             let angles = start_angles(model, &pts, centre, view);
-            let Some(fit) = fit_pose(&model.solid, map, view, centre, &angles, 0.0, &mut self.scratch) else {
+            let Some(fit) = fit_pose(
+                &model.solid,
+                map,
+                view,
+                centre,
+                &angles,
+                self.base_mm,
+                &mut self.scratch,
+            ) else {
                 continue;
             };
             // A hull seen from above looks much the same turned end for end (the lean fills the
@@ -994,7 +1090,7 @@ impl Detector {
             let Some((hull, height, _)) = host else { continue };
             // Keep the treasure's middle where it was seen, now standing `height` up.
             let mid = model.solid.height_mm / 2.0;
-            let seen = view.apparent(d.fit.pose.center_mm, mid);
+            let seen = view.apparent(d.fit.pose.center_mm, d.fit.pose.base_mm + mid);
             let start = Pose2 {
                 center_mm: view.below(seen, mid + height),
                 base_mm: *height,
