@@ -245,7 +245,7 @@ impl Model {
     /// How far from its footprint centre the piece's silhouette can reach when standing near
     /// `at`: its footprint's radius plus the lean of its top.
     pub fn reach_mm(&self, view: &Viewpoint, at: PointMm) -> f64 {
-        let lean = view.apparent(at, self.solid.height_mm).distance(at);
+        let lean = view.apparent(at, self.solid.top_mm()).distance(at);
         self.shape.bounding_radius_mm() * self.scale + lean
     }
 

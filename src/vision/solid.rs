@@ -30,6 +30,17 @@ const CUP_RIM: f64 = 0.95;
 /// Thickness of a cup's wall at its rim, mm: the mouth is the rim's outline this much inside.
 const CUP_WALL_MM: f64 = 1.0;
 
+/// The island's palm (its second colour), as the default set has it: the trunk stands at this
+/// share of the island's diameter from its centre (x, y in the island's frame)...
+const PALM_BASE_SHARE: (f64, f64) = (-0.22, 0.05);
+/// ...its crown sits this far (mm) from the trunk's foot...
+const PALM_CROWN_OFFSET_MM: (f64, f64) = (6.0, 3.0);
+/// ...between these heights above the sand (mm), leaves spreading this far round it. Leaning
+/// off the island on a tilted camera's view, the crown is part of the island, not a green
+/// piece beside it.
+const PALM_CROWN_Z_MM: (f64, f64) = (33.0, 37.0);
+const PALM_CROWN_RADIUS_MM: f64 = 20.0;
+
 /// One horizontal slice of a part: a convex outline at a height.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Section {
@@ -198,7 +209,38 @@ fn dome(rx: f64, ry: f64, z0: f64, h: f64) -> Part {
     Part::new(sections)
 }
 
+/// The island's palm crown: a flat disc of leaves above the sand (see [`PALM_BASE_SHARE`]).
+fn palm_crown(diameter_mm: f64, sand_mm: f64) -> Part {
+    let centre = PointMm::new(
+        PALM_BASE_SHARE.0 * diameter_mm + PALM_CROWN_OFFSET_MM.0,
+        PALM_BASE_SHARE.1 * diameter_mm + PALM_CROWN_OFFSET_MM.1,
+    );
+    let leaves: Vec<PointMm> = ellipse(PALM_CROWN_RADIUS_MM, PALM_CROWN_RADIUS_MM)
+        .into_iter()
+        .map(|p| p + centre)
+        .collect();
+    Part::new(vec![
+        Section {
+            z_mm: sand_mm + PALM_CROWN_Z_MM.0,
+            outline: leaves.clone(),
+        },
+        Section {
+            z_mm: sand_mm + PALM_CROWN_Z_MM.1,
+            outline: leaves,
+        },
+    ])
+}
+
 impl Solid {
+    /// Height of its highest point, mm (above `height_mm` where a part stands on the piece: the
+    /// island's palm).
+    pub fn top_mm(&self) -> f64 {
+        self.parts
+            .iter()
+            .flat_map(|p| p.sections.iter().map(|s| s.z_mm))
+            .fold(self.height_mm, f64::max)
+    }
+
     /// The solid of a catalog entry.
     pub fn of(entry: &CatalogEntry) -> Solid {
         let h = entry.height_mm;
@@ -250,9 +292,9 @@ impl Solid {
                     (1.0, 1.0),
                 )]
             }
-            Shape::Blob { .. } => {
+            Shape::Blob { diameter_mm } => {
                 let outline = entry.shape.local_footprint();
-                vec![Part::new(vec![
+                let sand = Part::new(vec![
                     Section {
                         z_mm: 0.0,
                         outline: convex_hull(&outline),
@@ -261,7 +303,11 @@ impl Solid {
                         z_mm: h,
                         outline: shrunk(&convex_hull(&outline), 0.94),
                     },
-                ])]
+                ]);
+                match entry.secondary_colour {
+                    Some(_) => vec![sand, palm_crown(diameter_mm, h)],
+                    None => vec![sand],
+                }
             }
             Shape::FigureOnDisc { base_diameter_mm } => {
                 let r = base_diameter_mm / 2.0;
@@ -476,6 +522,37 @@ pub fn convex_hull(points: &[PointMm]) -> Vec<PointMm> {
 mod tests {
     use super::*;
     use crate::table::{Catalog, PolygonMm};
+
+    #[test]
+    fn the_island_carries_its_palm_crown_off_centre_above_the_sand_and_only_it_rises_past_its_height() {
+        let cat = Catalog::default_catalog();
+        for e in &cat.pieces {
+            let solid = Solid::of(e);
+            let past = solid.top_mm() > solid.height_mm;
+            assert_eq!(past, matches!(e.shape, Shape::Blob { .. }), "{}", e.name);
+        }
+        let island = cat.entry("island").unwrap();
+        let solid = Solid::of(island);
+        let crown = solid.parts.last().unwrap();
+        let z: Vec<f64> = crown.sections.iter().map(|s| s.z_mm).collect();
+        assert_eq!(
+            z,
+            vec![
+                island.height_mm + PALM_CROWN_Z_MM.0,
+                island.height_mm + PALM_CROWN_Z_MM.1
+            ]
+        );
+        let centre = PolygonMm::new(crown.sections[0].outline.clone()).centroid();
+        // The trunk stands left of the island's centre (x < 0): the crown is not centred on it.
+        assert!(
+            centre.x < -10.0 && centre.distance(PointMm::new(0.0, 0.0)) > 10.0,
+            "{centre:?}"
+        );
+        // Without a second colour there is no palm.
+        let mut bare = island.clone();
+        bare.secondary_colour = None;
+        assert_eq!(Solid::of(&bare).parts.len(), 1);
+    }
 
     #[test]
     fn only_the_cup_is_open_at_the_top_inside_its_rim_and_scaling_keeps_it_so() {
