@@ -380,6 +380,21 @@ fn the_island_palm_leaning_off_the_sand_is_not_a_green_anchor() {
     );
 }
 
+/// Bench scene 10 (of 30; tilt 10.9 degrees): the octopus head's white eyes with their dark
+/// pupils lean past its outline and were read as a captain standing inside the head, in all 3
+/// frames.
+const HEAD_EYES_SEED: u64 = 10;
+const HEAD_EYES_FRAMES: usize = 3;
+
+#[test]
+fn the_octopus_eyes_are_not_a_captain_inside_its_head() {
+    let summary = scene_of_the_bench(HEAD_EYES_SEED, HEAD_EYES_FRAMES);
+    let captains = counts(&summary, "treasure/captain");
+    assert_eq!(captains.false_positive, 0, "{captains:?}");
+    let heads = counts(&summary, "octopus_head");
+    assert_eq!((heads.false_positive, heads.false_negative), (0, 0), "{heads:?}");
+}
+
 /// The scene `octoref bench --scenes 1 --seed 25` renders (camera straight down: a one-scene
 /// bench starts at the tilt range's low end, unlike scene 25 of the 30): its goblets' dark
 /// insides look like the table, and before a cup's mouth counted neither way its three frames

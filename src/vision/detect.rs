@@ -98,6 +98,9 @@ const DECK_LOAD_DARKER: f32 = 0.8;
 /// The deck's top is taken this much shrunk towards the hull's centre (its rim shows the hull's
 /// shaded side).
 const DECK_TOP_SHRINK: f64 = 0.85;
+/// A treasure with more than this share of its footprint inside a piece no treasure rides on
+/// is not there (see [`drop_treasures_inside_pieces`]).
+const MAX_SHARE_INSIDE_PIECE: f64 = 0.5;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -437,6 +440,7 @@ impl Detector {
             &mut covered,
         );
         self.rebase(region, models, view, &mut detections, &explained);
+        drop_treasures_inside_pieces(models, &mut detections);
         for d in &mut detections {
             if models[d.model].kind == PieceKind::InkDie {
                 d.top = die_top(region, &models[d.model], &d.fit, view);
@@ -1425,6 +1429,30 @@ pub fn fit_at(
     let win = window_around(region, &sil, WINDOW_MARGIN_MM);
     let map = weight_map(region, model, &explained, None, win);
     score_at(&model.solid, &map, view, pose, &mut ScoreScratch::default())
+}
+
+/// Drops the treasures standing more than [`MAX_SHARE_INSIDE_PIECE`] inside the footprint of a
+/// round piece no treasure rides on (the octopus's head, the little octopus, the Octo-Canon):
+/// two pieces cannot stand in one place, and the head's white eyes with their dark pupils,
+/// leaning past its outline, look like a captain. Only round pieces count: their footprints
+/// are sure, where a tentacle's or an anchor's fitted a little off may overlap a treasure
+/// that touches it.
+fn drop_treasures_inside_pieces(models: &[Model], detections: &mut Vec<Detection>) {
+    let solid: Vec<PolygonMm> = detections
+        .iter()
+        .filter(|d| {
+            let m = &models[d.model];
+            m.round && m.kind != PieceKind::Treasure && !m.carries_treasures()
+        })
+        .map(|d| models[d.model].footprint(&d.fit.pose))
+        .collect();
+    if solid.is_empty() {
+        return;
+    }
+    detections.retain(|d| {
+        let m = &models[d.model];
+        m.kind != PieceKind::Treasure || share_on(&m.footprint(&d.fit.pose), &solid) <= MAX_SHARE_INSIDE_PIECE
+    });
 }
 
 /// Calls `f` with every region pixel whose centre lies inside the union of `polygons`.
