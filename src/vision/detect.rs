@@ -101,6 +101,9 @@ const DECK_TOP_SHRINK: f64 = 0.85;
 /// A treasure with more than this share of its footprint inside a piece no treasure rides on
 /// is not there (see [`drop_treasures_inside_pieces`]).
 const MAX_SHARE_INSIDE_PIECE: f64 = 0.5;
+/// See [`beats`].
+const CLOSE_GAIN_SHARE: f64 = 0.9;
+const CLEARLY_BETTER_QUALITY: f64 = 0.25;
 /// The die's top face is read inside this fraction of its outline (away from the edges).
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
@@ -992,7 +995,7 @@ impl Detector {
                 _ if rank == 0 || close => fit,
                 _ => continue,
             };
-            if best.as_ref().is_none_or(|b| fit.gain > b.1.gain) {
+            if best.as_ref().is_none_or(|b| beats(&fit, &b.1)) {
                 best = Some((mi, fit, key));
             }
         }
@@ -1310,6 +1313,19 @@ fn floor_for(model: &Model, floor: f64) -> f64 {
     floor * (model.min_quality / MIN_QUALITY).min(1.0)
 }
 
+/// Whether fit `a` of one model explains a seed better than fit `b` of another: more pixels,
+/// unless the two explain nearly as many ([`CLOSE_GAIN_SHARE`]) and one fits clearly better
+/// ([`CLEARLY_BETTER_QUALITY`]): a pirate ship whole beats the octopus head laid over it and
+/// the table around it.
+fn beats(a: &Fit, b: &Fit) -> bool {
+    let close = a.gain.min(b.gain) >= CLOSE_GAIN_SHARE * a.gain.max(b.gain);
+    if close && (a.quality() - b.quality()).abs() >= CLEARLY_BETTER_QUALITY {
+        a.quality() > b.quality()
+    } else {
+        a.gain > b.gain
+    }
+}
+
 /// The window holding a silhouette plus `margin_mm`.
 fn window_around(region: &Region, sil: &super::view::Silhouette, margin_mm: f64) -> Window {
     let Some((lo, hi)) = sil.bounds() else {
@@ -1608,6 +1624,34 @@ fn unexplained(region: &Region, detections: &[Detection]) -> (usize, Option<(usi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn fit(gain: f64, area_px: f64) -> Fit {
+        Fit {
+            pose: Pose2 {
+                center_mm: PointMm::default(),
+                angle_rad: 0.0,
+                base_mm: 0.0,
+            },
+            gain,
+            area_px,
+            silhouette: Silhouette::default(),
+        }
+    }
+
+    #[test]
+    fn more_pixels_win_unless_as_many_fit_clearly_better() {
+        // Bench scene 5: the pirate ship whole against the octopus head laid over it.
+        let ship = fit(2880.0, 2880.0);
+        let head = fit(2994.0, 5075.0);
+        assert!(beats(&ship, &head) && !beats(&head, &ship));
+        // Far fewer pixels lose, however well they fit.
+        let small = fit(1000.0, 1000.0);
+        let big = fit(2000.0, 4000.0);
+        assert!(beats(&big, &small) && !beats(&small, &big));
+        // Nearly as many, fitting about as well: the pixels decide.
+        let (a, b) = (fit(2000.0, 2500.0), fit(1900.0, 2200.0));
+        assert!(beats(&a, &b) && !beats(&b, &a));
+    }
 
     fn square(x0: f64, y0: f64, side: f64) -> PolygonMm {
         PolygonMm::new(vec![
