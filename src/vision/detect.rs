@@ -496,7 +496,7 @@ impl Detector {
                 continue;
             };
             let k = detections.len() as u16 + 1;
-            let marked = mark_explained(region, &models[mi], &fit, explained, k);
+            let marked = mark_explained(region, &models[mi], &fit.silhouette, explained, k);
             if (marked as f64) < MIN_GAIN_PX {
                 continue;
             }
@@ -1133,7 +1133,7 @@ fn left_by(
     win: Window,
 ) -> (Vec<u16>, WeightMap) {
     let mut left = base.to_vec();
-    mark_explained(region, hull, hull_fit, &mut left, hk);
+    mark_explained(region, hull, &hull_fit.silhouette, &mut left, hk);
     let map = weight_map(region, model, &left, None, win);
     (left, map)
 }
@@ -1397,7 +1397,13 @@ fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
 fn remarked(region: &Region, models: &[Model], detections: &[Detection]) -> Vec<u16> {
     let mut explained = vec![0; region.len()];
     for (k, d) in detections.iter().enumerate() {
-        mark_explained(region, &models[d.model], &d.fit, &mut explained, k as u16 + 1);
+        mark_explained(
+            region,
+            &models[d.model],
+            &d.fit.silhouette,
+            &mut explained,
+            k as u16 + 1,
+        );
     }
     explained
 }
@@ -1405,9 +1411,9 @@ fn remarked(region: &Region, models: &[Model], detections: &[Detection]) -> Vec<
 /// Marks the pixels inside a fit's silhouette that show the model's colours best as explained
 /// by `k` (a brown chest on an orange deck stays for the chest); returns how many were newly
 /// marked.
-fn mark_explained(region: &Region, model: &Model, fit: &Fit, explained: &mut [u16], k: u16) -> usize {
+fn mark_explained(region: &Region, model: &Model, sil: &Silhouette, explained: &mut [u16], k: u16) -> usize {
     let mut n = 0;
-    for_each_inside(region, &fit.silhouette.polygons, |p| {
+    for_each_inside(region, &sil.polygons, |p| {
         if explained[p] == 0
             && region.labels[p] == Label::Piece
             && model.colours.contains_any(region.colours[p].best)
@@ -1431,15 +1437,13 @@ pub fn fit_at(
 ) -> Option<Fit> {
     let mut explained = vec![0u16; region.len()];
     for (k, (m, p)) in others.iter().enumerate() {
-        let sil = Silhouette::of(&m.solid, p, view);
-        for_each_inside(region, &sil.polygons, |px| {
-            if explained[px] == 0
-                && region.labels[px] == Label::Piece
-                && m.colours.contains_any(region.colours[px].best)
-            {
-                explained[px] = k as u16 + 1;
-            }
-        });
+        mark_explained(
+            region,
+            m,
+            &Silhouette::of(&m.solid, p, view),
+            &mut explained,
+            k as u16 + 1,
+        );
     }
     let sil = Silhouette::of(&model.solid, &pose, view);
     let win = window_around(region, &sil, WINDOW_MARGIN_MM);
