@@ -251,6 +251,18 @@ fn counts(summary: &Summary, kind: &str) -> KindCounts {
     summary.kinds.get(kind).copied().unwrap_or_default()
 }
 
+/// Every piece of these kinds found, and none extra.
+fn assert_found_exactly(summary: &Summary, kinds: &[&str]) {
+    for &kind in kinds {
+        let row = counts(summary, kind);
+        assert_eq!(
+            (row.false_positive, row.false_negative),
+            (0, 0),
+            "{kind}: {row:?}"
+        );
+    }
+}
+
 /// Bench scene 5 (of 30; tilt 4.8 degrees): the orange ship with its anchor at the bow and a
 /// goblet on the stern. Before the hull was untangled from starts slid along its length, its
 /// frames 2 and 3 fitted the ship turned end for end 12 mm towards the anchor, read an extra
@@ -264,8 +276,7 @@ fn a_ship_fitted_over_its_anchor_slides_back_where_it_lies() {
     let summary = scene_of_the_bench(SLID_SHIP_SEED, SLID_SHIP_FRAMES);
     let anchors = counts(&summary, "anchor");
     assert_eq!(anchors.false_positive, 0, "{anchors:?}");
-    let ships = counts(&summary, "ship");
-    assert_eq!((ships.false_positive, ships.false_negative), (0, 0), "{ships:?}");
+    assert_found_exactly(&summary, &["ship"]);
     let r = &summary.rulings;
     assert!(r.closest_checked - r.closest_right <= 1, "{r:?}");
 }
@@ -298,14 +309,10 @@ const PINK_FRAMES: usize = 1;
 #[test]
 fn pink_pieces_of_one_colour_are_told_apart_by_their_refined_fits() {
     let summary = scene_of_the_bench(PINK_SEED, PINK_FRAMES);
-    for kind in ["tentacle", "little_octopus", "pirate_ship", "octopus_head"] {
-        let row = counts(&summary, kind);
-        assert_eq!(
-            (row.false_positive, row.false_negative),
-            (0, 0),
-            "{kind}: {row:?}"
-        );
-    }
+    assert_found_exactly(
+        &summary,
+        &["tentacle", "little_octopus", "pirate_ship", "octopus_head"],
+    );
 }
 
 /// Bench scene 6 (of 30; tilt 6 degrees): the green ship carries treasures over half its deck.
@@ -317,8 +324,7 @@ const LOADED_SHIP_FRAMES: usize = 3;
 #[test]
 fn a_ship_carrying_treasures_is_judged_on_what_they_leave_of_it() {
     let summary = scene_of_the_bench(LOADED_SHIP_SEED, LOADED_SHIP_FRAMES);
-    let ships = counts(&summary, "ship");
-    assert_eq!((ships.false_positive, ships.false_negative), (0, 0), "{ships:?}");
+    assert_found_exactly(&summary, &["ship"]);
 }
 
 /// Bench scene 29 (of 30; tilt 33.8 degrees, a pale grey table): a white captain shows little
@@ -350,14 +356,7 @@ const DECK_CHEST_FRAMES: usize = 3;
 #[test]
 fn a_brown_chest_on_an_orange_deck_is_found() {
     let summary = scene_of_the_bench(DECK_CHEST_SEED, DECK_CHEST_FRAMES);
-    let chests = counts(&summary, "treasure/chest");
-    assert_eq!(
-        (chests.false_positive, chests.false_negative),
-        (0, 0),
-        "{chests:?}"
-    );
-    let ships = counts(&summary, "ship");
-    assert_eq!((ships.false_positive, ships.false_negative), (0, 0), "{ships:?}");
+    assert_found_exactly(&summary, &["treasure/chest", "ship"]);
 }
 
 /// Bench scene 29 again: seen from 34 degrees, the island palm's crown leans off the sand.
@@ -366,18 +365,7 @@ fn a_brown_chest_on_an_orange_deck_is_found() {
 #[test]
 fn the_island_palm_leaning_off_the_sand_is_not_a_green_anchor() {
     let summary = scene_of_the_bench(WHITE_CAPTAIN_SEED, WHITE_CAPTAIN_FRAMES);
-    let anchors = counts(&summary, "anchor");
-    assert_eq!(
-        (anchors.false_positive, anchors.false_negative),
-        (0, 0),
-        "{anchors:?}"
-    );
-    let islands = counts(&summary, "island");
-    assert_eq!(
-        (islands.false_positive, islands.false_negative),
-        (0, 0),
-        "{islands:?}"
-    );
+    assert_found_exactly(&summary, &["anchor", "island"]);
 }
 
 /// Bench scene 10 (of 30; tilt 10.9 degrees): the octopus head's white eyes with their dark
@@ -391,8 +379,7 @@ fn the_octopus_eyes_are_not_a_captain_inside_its_head() {
     let summary = scene_of_the_bench(HEAD_EYES_SEED, HEAD_EYES_FRAMES);
     let captains = counts(&summary, "treasure/captain");
     assert_eq!(captains.false_positive, 0, "{captains:?}");
-    let heads = counts(&summary, "octopus_head");
-    assert_eq!((heads.false_positive, heads.false_negative), (0, 0), "{heads:?}");
+    assert_found_exactly(&summary, &["octopus_head"]);
 }
 
 /// Bench scene 5 again: the pink pirate ship lies against a tentacle. The octopus head laid
@@ -402,14 +389,7 @@ fn the_octopus_eyes_are_not_a_captain_inside_its_head() {
 #[test]
 fn a_pirate_ship_whole_beats_the_octopus_head_laid_over_it() {
     let summary = scene_of_the_bench(SLID_SHIP_SEED, SLID_SHIP_FRAMES);
-    for kind in ["pirate_ship", "tentacle", "octopus_head"] {
-        let row = counts(&summary, kind);
-        assert_eq!(
-            (row.false_positive, row.false_negative),
-            (0, 0),
-            "{kind}: {row:?}"
-        );
-    }
+    assert_found_exactly(&summary, &["pirate_ship", "tentacle", "octopus_head"]);
 }
 
 /// The scene `octoref bench --scenes 1 --seed 25` renders (camera straight down: a one-scene
