@@ -977,11 +977,14 @@ impl Detector {
         // right turn (an anchor's outline) loses, unturned, to a plainer one of a like colour
         // (a chest) that fits badly anywhere.
         let mut best: Option<(usize, Fit, MapKey)> = None;
+        // Sorted by gain, so the first one out of reach ends the contest.
         for (rank, (mi, fit, key)) in candidates.into_iter().enumerate() {
+            if rank >= CONTENDERS || fit.gain < CONTENDER_SHARE * top_gain {
+                break;
+            }
             let model = &models[mi];
-            let close = rank < CONTENDERS && fit.gain >= CONTENDER_SHARE * top_gain;
             let fit = match maps.get(&key) {
-                Some(map) if close && !model.seen_by_top => refine_pose(
+                Some(map) if !model.seen_by_top => refine_pose(
                     &model.solid,
                     map,
                     view,
@@ -992,8 +995,7 @@ impl Detector {
                 )
                 .filter(|f| f.quality() >= model.min_quality.max(floor_for(model, quality_floor)))
                 .unwrap_or(fit),
-                _ if rank == 0 || close => fit,
-                _ => continue,
+                _ => fit,
             };
             if best.as_ref().is_none_or(|b| beats(&fit, &b.1)) {
                 best = Some((mi, fit, key));
