@@ -251,6 +251,13 @@ fn counts(summary: &Summary, kind: &str) -> KindCounts {
     summary.kinds.get(kind).copied().unwrap_or_default()
 }
 
+/// None of `kind` extra, and at most `missed` of them missed.
+fn assert_none_extra_and_missed_at_most(summary: &Summary, kind: &str, missed: usize) {
+    let row = counts(summary, kind);
+    assert_eq!(row.false_positive, 0, "{kind}: {row:?}");
+    assert!(row.false_negative <= missed, "{kind}: {row:?}");
+}
+
 /// Every piece of these kinds found, and none extra.
 fn assert_found_exactly(summary: &Summary, kinds: &[&str]) {
     for &kind in kinds {
@@ -292,12 +299,7 @@ const HELD_ANCHORS_MISSED_AT_MOST: usize = 1;
 #[test]
 fn an_anchor_its_ship_held_at_first_is_found_on_a_second_look() {
     let summary = scene_of_the_bench(HELD_ANCHOR_SEED, HELD_ANCHOR_FRAMES);
-    let anchors = counts(&summary, "anchor");
-    assert!(
-        anchors.false_negative <= HELD_ANCHORS_MISSED_AT_MOST,
-        "{anchors:?}"
-    );
-    assert_eq!(anchors.false_positive, 0, "{anchors:?}");
+    assert_none_extra_and_missed_at_most(&summary, "anchor", HELD_ANCHORS_MISSED_AT_MOST);
 }
 
 /// Bench scene 28 (of 30; tilt 32.6 degrees): in its first frame two tentacles' pink was read
@@ -339,12 +341,7 @@ const WHITE_CAPTAINS_MISSED_AT_MOST: usize = 2;
 #[test]
 fn white_captains_on_a_pale_table_are_found_among_other_pieces() {
     let summary = scene_of_the_bench(WHITE_CAPTAIN_SEED, WHITE_CAPTAIN_FRAMES);
-    let captains = counts(&summary, "treasure/captain");
-    assert!(
-        captains.false_negative <= WHITE_CAPTAINS_MISSED_AT_MOST,
-        "{captains:?}"
-    );
-    assert_eq!(captains.false_positive, 0, "{captains:?}");
+    assert_none_extra_and_missed_at_most(&summary, "treasure/captain", WHITE_CAPTAINS_MISSED_AT_MOST);
 }
 
 /// Bench scene 4 (of 30; tilt 3.6 degrees): a brown chest loaded on the orange ship. In shade
