@@ -93,10 +93,15 @@ fn main() -> anyhow::Result<()> {
                 analysis.view_moved
             );
             let region = an.full_region(&f.image)?;
+            let balance = an.balance_of(&f.image)?;
+            // The key light's azimuth is towards the light; shadows fall the other way.
+            let fall_deg = balance.shadow_fall.map(|s| s.dir[1].atan2(s.dir[0]).to_degrees());
             println!(
-                "   gains {:?} tint {:?}",
+                "   gains {:?} tint {:?} shadows fall {:?} deg (truth {:.0})",
                 analysis.balance_gains,
-                an.balance_of(&f.image)?.shadow_tint
+                balance.shadow_tint,
+                fall_deg,
+                sc.scene.light.azimuth_deg + 180.0
             );
             {
                 // True shadow pixels: outside every true silhouette, clearly darker.

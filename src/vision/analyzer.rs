@@ -822,19 +822,23 @@ mod tests {
         use crate::vision::labels::Balance;
         assert!(!lighting_changed(&Balance {
             gains: [1.02, 0.99, 1.01],
-            shadow_tint: None
+            shadow_tint: None,
+            shadow_fall: None,
         }));
         assert!(lighting_changed(&Balance {
             gains: [1.3, 1.3, 1.3],
-            shadow_tint: None
+            shadow_tint: None,
+            shadow_fall: None,
         }));
         assert!(lighting_changed(&Balance {
             gains: [0.7, 0.7, 0.7],
-            shadow_tint: None
+            shadow_tint: None,
+            shadow_fall: None,
         }));
         assert!(lighting_changed(&Balance {
             gains: [1.1, 1.0, 0.92],
-            shadow_tint: None
+            shadow_tint: None,
+            shadow_fall: None,
         }));
     }
 

@@ -13,6 +13,7 @@
 //!   do (a brown chest on warm wood: [`relabel_warm_patches`]);
 //! - [`Label::Outside`]: not seen by the camera, or masked (the Octo-Counter's stretch of string).
 
+use super::caster::ShadowFall;
 use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 
@@ -96,6 +97,9 @@ pub struct Balance {
     /// lies in the plane spanned by the table's colour and that colour times the tint, and what
     /// leaves the plane is a piece. `None` when the frame shows too few shadows to tell.
     pub shadow_tint: Option<[f32; 3]>,
+    /// Which way this frame's shadows fall ([`super::caster`]): read by the coarse pass, so
+    /// `None` before it, and when the shadows lie on no side of their pieces more than another.
+    pub shadow_fall: Option<ShadowFall>,
 }
 
 impl Default for Balance {
@@ -103,6 +107,7 @@ impl Default for Balance {
         Self {
             gains: [1.0; 3],
             shadow_tint: None,
+            shadow_fall: None,
         }
     }
 }
@@ -155,6 +160,7 @@ impl Balance {
         Some(Self {
             gains,
             shadow_tint: None,
+            shadow_fall: None,
         })
     }
 

@@ -11,6 +11,7 @@
 
 pub mod analyzer;
 pub mod bench;
+pub mod caster;
 pub mod colour;
 pub mod counter;
 pub mod detect;

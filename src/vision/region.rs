@@ -11,6 +11,7 @@
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
 
 use super::VisionError;
+use super::caster::{relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
 use super::labels::{Balance, Label, label_tinted, relabel_warm_patches, shadow_warmth};
 use super::rectify::Rectification;
@@ -119,28 +120,39 @@ pub fn blur(src: &Mat) -> Result<Mat, VisionError> {
 /// rectangles to look at.
 pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
     let view = blur(coarse_view)?;
-    let balance = Balance::estimate(&view, input.reference, input.balance_mask)
+    let mut balance = Balance::estimate(&view, input.reference, input.balance_mask)
         .unwrap_or_default()
         .with_shadow_tint(&view, input.reference, input.balance_mask);
     let rows = view.rows();
     let cols = view.cols();
-    let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
-    let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
+    let mut labelled = Vec::with_capacity((rows * cols).max(0) as usize);
     for y in 0..rows {
         let f = view.at_row::<Vec3b>(y)?;
         let u = input.usable.at_row::<u8>(y)?;
-        let l = labels.at_row_mut::<u8>(y)?;
         let near = ReferenceRows::at(input.reference, y)?;
         for x in 0..f.len() {
-            l[x] = if u[x] == 0 {
-                Label::Outside as u8
+            labelled.push(if u[x] == 0 {
+                Label::Outside
             } else {
-                near.label_near(balance.apply(f[x]), x as i32, balance.shadow_tint) as u8
-            };
+                near.label_near(balance.apply(f[x]), x as i32, balance.shadow_tint)
+            });
         }
-        let c = change.at_row_mut::<u8>(y)?;
-        for x in 0..c.len() {
-            c[x] = if l[x] == Label::Piece as u8 { 255 } else { 0 };
+    }
+    let width = cols.max(0) as usize;
+    balance.shadow_fall = shadow_fall(&labelled, width, input.rect.coarse.mm_per_px);
+    if let Some(fall) = balance.shadow_fall {
+        relabel_casterless_shadows(&mut labelled, width, fall, input.rect.coarse.mm_per_px);
+    }
+    let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
+    let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
+    for (y, row) in labelled.chunks(width.max(1)).enumerate() {
+        let l = labels.at_row_mut::<u8>(y as i32)?;
+        for (d, s) in l.iter_mut().zip(row) {
+            *d = *s as u8;
+        }
+        let c = change.at_row_mut::<u8>(y as i32)?;
+        for (d, s) in c.iter_mut().zip(row) {
+            *d = if *s == Label::Piece { 255 } else { 0 };
         }
     }
     // Close one-pixel gaps so a piece is one component.
@@ -424,7 +436,12 @@ pub fn fine_region(
             ref_sum.push(rs);
         }
     }
-    for p in relabel_warm_patches(&mut labels, &warmth, w) {
+    let warm = relabel_warm_patches(&mut labels, &warmth, w);
+    let casterless = match balance.shadow_fall {
+        Some(fall) => relabel_casterless_shadows(&mut labels, w, fall, input.rect.fine.mm_per_px),
+        None => Vec::new(),
+    };
+    for p in warm.into_iter().chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
     let fine = &input.rect.fine;

@@ -1,0 +1,345 @@
+//! A shadow has a caster on its light side: a shadow-labelled patch with none is a dark piece.
+//!
+//! Conventions: `labels` is a row-major label image `width` pixels wide, `mm_per_px` millimetres a
+//! pixel (a fine region or the coarse view, see [`super::labels`]; both share the table's axes:
+//! x along columns, y along rows). A [`ShadowFall`] is the unit vector, in those axes, from a
+//! piece to the shadow its key light casts.
+//!
+//! Why: pixel by pixel a black or dark grey piece (the Octo-Canon, the ink die) on a grey table is
+//! as dark and as neutral as a shadow, and a brown chest on warm wood as dark and nearly of its
+//! hue, so [`super::labels`] calls them [`Label::Shadow`]. But a cast
+//! shadow runs from its caster away from the light: walking from a shadow pixel towards the light
+//! one meets only shadow until the caster. From a dark piece's pixels (and from its own shadow)
+//! one meets bare table instead. The frame's light direction is read off the frame itself
+//! ([`shadow_fall`]): the side of pieces their shadows lie on more often than the other side.
+
+use super::labels::Label;
+
+/// Directions tried for the fall of shadows (evenly spread over the circle).
+const FALL_DIRECTIONS: usize = 24;
+/// A shadow pixel counts for a direction when a piece lies within this far the other way (mm).
+const FALL_PROBE_MM: f64 = 6.0;
+/// The best direction must lead its opposite by this share of the shadow pixels seen; contact
+/// shadows ring pieces evenly and count for both (an overhead light gives no direction).
+const FALL_MIN_LEAD: f64 = 0.15;
+/// Every n-th shadow pixel is enough to read the direction.
+const FALL_SAMPLE_STRIDE: usize = 2;
+/// Shadow pixels needed before a direction is read.
+const FALL_MIN_SHADOW_MM2: f64 = 400.0;
+/// Furthest a shadow reaches from its caster (mm): the island's palm, ~40 mm, under a lamp 35
+/// degrees up.
+const SHADOW_REACH_MM: f64 = 60.0;
+/// Walks towards the light start turned by these angles (radians): the fall is read in steps,
+/// off by up to ~25 degrees where pieces lean in the view, and a lamp is not a point.
+const WALK_TURNS_RAD: [f64; 5] = [-0.5, -0.25, 0.0, 0.25, 0.5];
+/// Piece patches smaller than this (mm^2) are not casters: a dark piece's own rim, darker than
+/// any shadow in its contact shadow, is labelled piece in flecks.
+const CASTER_MIN_MM2: f64 = 40.0;
+/// An unexplained patch is a piece when it has at least this much core (mm^2): pixels with no
+/// bare table within [`CORE_RADIUS_MM`] (a square of that half-width). The Octo-Canon (24 mm
+/// across) and the ink die (18 mm) have some; contact shadows on a piece's light side,
+/// penumbrae and a standing captain's shadow (as wide as the captain, ~12 mm, where the white
+/// captain itself reads as table and casts it unseen) have none.
+const CASTERLESS_MIN_CORE_MM2: f64 = 20.0;
+const CORE_RADIUS_MM: f64 = 6.0;
+
+/// Which way this frame's shadows fall (see the module's conventions).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShadowFall {
+    /// Unit vector from a caster towards its shadow, pixel axes.
+    pub dir: [f64; 2],
+}
+
+fn index(width: usize, height: usize, x: isize, y: isize) -> Option<usize> {
+    (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
+        .then(|| y as usize * width + x as usize)
+}
+
+/// The direction shadows fall in this label image, or `None` when too few shadows show or they
+/// lie all round their pieces alike.
+pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<ShadowFall> {
+    if width == 0 || labels.len() % width != 0 || !(mm_per_px > 0.0) {
+        return None;
+    }
+    let height = labels.len() / width;
+    let shadows: Vec<usize> = (0..labels.len())
+        .filter(|&p| labels[p] == Label::Shadow)
+        .step_by(FALL_SAMPLE_STRIDE)
+        .collect();
+    let shadow_mm2 = (shadows.len() * FALL_SAMPLE_STRIDE) as f64 * mm_per_px * mm_per_px;
+    if shadow_mm2 < FALL_MIN_SHADOW_MM2 {
+        return None;
+    }
+    let steps = (FALL_PROBE_MM / mm_per_px).ceil().max(1.0) as isize;
+    let dirs: Vec<[f64; 2]> = (0..FALL_DIRECTIONS)
+        .map(|k| {
+            let a = k as f64 * std::f64::consts::TAU / FALL_DIRECTIONS as f64;
+            [a.cos(), a.sin()]
+        })
+        .collect();
+    let counts: Vec<usize> = dirs
+        .iter()
+        .map(|d| {
+            shadows
+                .iter()
+                .filter(|&&p| {
+                    let (x, y) = ((p % width) as f64, (p / width) as f64);
+                    (1..=steps).any(|k| {
+                        let q = index(
+                            width,
+                            height,
+                            (x - d[0] * k as f64).round() as isize,
+                            (y - d[1] * k as f64).round() as isize,
+                        );
+                        q.is_some_and(|q| labels[q] == Label::Piece)
+                    })
+                })
+                .count()
+        })
+        .collect();
+    let half = FALL_DIRECTIONS / 2;
+    let (best, lead) = (0..FALL_DIRECTIONS)
+        .map(|k| (k, counts[k] as f64 - counts[(k + half) % FALL_DIRECTIONS] as f64))
+        .fold((0, f64::MIN), |a, b| if b.1 > a.1 { b } else { a });
+    (lead >= FALL_MIN_LEAD * shadows.len() as f64).then(|| ShadowFall { dir: dirs[best] })
+}
+
+/// Turns every shadow-labelled patch no caster explains into [`Label::Piece`]: a shadow pixel is
+/// explained when a walk from it towards the light (turned by each of [`WALK_TURNS_RAD`]), over
+/// shadow pixels only and at most [`SHADOW_REACH_MM`], reaches a piece patch of
+/// [`CASTER_MIN_MM2`] or more, or leaves the image or the seen table (its caster may lie out of
+/// sight). The unexplained pixels are taken in 8-connected patches; a patch with less than
+/// [`CASTERLESS_MIN_CORE_MM2`] of core is left a shadow. Returns the pixels relabelled.
+pub fn relabel_casterless_shadows(
+    labels: &mut [Label],
+    width: usize,
+    fall: ShadowFall,
+    mm_per_px: f64,
+) -> Vec<usize> {
+    if width == 0 || labels.len() % width != 0 || !(mm_per_px > 0.0) {
+        return Vec::new();
+    }
+    let height = labels.len() / width;
+    let casters = large_pieces(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
+    let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
+    let walks: Vec<[f64; 2]> = WALK_TURNS_RAD
+        .iter()
+        .map(|t| {
+            let (s, c) = t.sin_cos();
+            let [dx, dy] = fall.dir;
+            [-(dx * c - dy * s), -(dx * s + dy * c)]
+        })
+        .collect();
+    let explained = |p: usize| {
+        let (x, y) = ((p % width) as f64, (p / width) as f64);
+        walks.iter().any(|w| {
+            for k in 1..=reach {
+                let q = index(
+                    width,
+                    height,
+                    (x + w[0] * k as f64).round() as isize,
+                    (y + w[1] * k as f64).round() as isize,
+                );
+                match q.map(|q| (labels[q], q)) {
+                    None | Some((Label::Outside, _)) => return true,
+                    Some((Label::Shadow, _)) => {}
+                    Some((Label::Piece, q)) if casters[q] => return true,
+                    // Small piece flecks are crossed like the shadow they lie in.
+                    Some((Label::Piece, _)) => {}
+                    Some((Label::Table, _)) => return false,
+                }
+            }
+            false
+        })
+    };
+    let unexplained: Vec<bool> = (0..labels.len())
+        .map(|p| labels[p] == Label::Shadow && !explained(p))
+        .collect();
+    let r = (CORE_RADIUS_MM / mm_per_px).round().max(1.0) as isize;
+    let core = |p: usize| {
+        let (x, y) = ((p % width) as isize, (p / width) as isize);
+        (-r..=r).all(|dy| {
+            (-r..=r).all(|dx| index(width, height, x + dx, y + dy).is_some_and(|q| labels[q] != Label::Table))
+        })
+    };
+    let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
+    let mut seen = vec![false; labels.len()];
+    let mut changed = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..labels.len() {
+        if seen[start] || !unexplained[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut patch = Vec::new();
+        while let Some(p) = stack.pop() {
+            patch.push(p);
+            let (x, y) = ((p % width) as isize, (p / width) as isize);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(q) = index(width, height, x + dx, y + dy)
+                        && !seen[q]
+                        && unexplained[q]
+                    {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        if patch.iter().filter(|&&p| core(p)).count() >= min_core {
+            changed.extend_from_slice(&patch);
+        }
+    }
+    for &p in &changed {
+        labels[p] = Label::Piece;
+    }
+    changed
+}
+
+/// Per pixel: a piece pixel of an 8-connected piece patch of at least `min_px` pixels.
+fn large_pieces(labels: &[Label], width: usize, height: usize, min_px: f64) -> Vec<bool> {
+    let mut large = vec![false; labels.len()];
+    let mut seen = vec![false; labels.len()];
+    let mut stack = Vec::new();
+    for start in 0..labels.len() {
+        if seen[start] || labels[start] != Label::Piece {
+            continue;
+        }
+        seen[start] = true;
+        stack.push(start);
+        let mut patch = Vec::new();
+        while let Some(p) = stack.pop() {
+            patch.push(p);
+            let (x, y) = ((p % width) as isize, (p / width) as isize);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    if let Some(q) = index(width, height, x + dx, y + dy)
+                        && !seen[q]
+                        && labels[q] == Label::Piece
+                    {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        if patch.len() as f64 >= min_px {
+            for p in patch {
+                large[p] = true;
+            }
+        }
+    }
+    large
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `w x h` table (1 mm/px) with `shadow` and `piece` pixels.
+    fn image(
+        w: usize,
+        h: usize,
+        shadow: impl Fn(usize, usize) -> bool,
+        piece: impl Fn(usize, usize) -> bool,
+    ) -> Vec<Label> {
+        (0..w * h)
+            .map(|p| {
+                let (x, y) = (p % w, p / w);
+                if piece(x, y) {
+                    Label::Piece
+                } else if shadow(x, y) {
+                    Label::Shadow
+                } else {
+                    Label::Table
+                }
+            })
+            .collect()
+    }
+
+    fn disc(cx: f64, cy: f64, r: f64) -> impl Fn(usize, usize) -> bool {
+        move |x, y| (x as f64 - cx).hypot(y as f64 - cy) <= r
+    }
+
+    /// Blocks with their shadows cast towards +x (light towards -x), plus a thin contact shadow
+    /// all round each.
+    fn lit_blocks(w: usize, h: usize) -> Vec<Label> {
+        let blocks = [
+            (10usize, 10usize, 30usize, 20usize),
+            (10, 50, 20, 15),
+            (70, 40, 25, 25),
+        ];
+        image(
+            w,
+            h,
+            move |x, y| {
+                blocks.iter().any(|&(x0, y0, bw, bh)| {
+                    let cast = (x0 + bw..x0 + bw + 14).contains(&x) && (y0 + 2..y0 + bh + 2).contains(&y);
+                    let ring = (x0.saturating_sub(1)..x0 + bw + 1).contains(&x)
+                        && (y0.saturating_sub(1)..y0 + bh + 1).contains(&y);
+                    cast || ring
+                })
+            },
+            move |x, y| {
+                blocks
+                    .iter()
+                    .any(|&(x0, y0, bw, bh)| (x0..x0 + bw).contains(&x) && (y0..y0 + bh).contains(&y))
+            },
+        )
+    }
+
+    #[test]
+    fn the_fall_of_shadows_is_read_from_the_side_they_lie_on() {
+        let (w, h) = (120, 90);
+        let fall = shadow_fall(&lit_blocks(w, h), w, 1.0).unwrap();
+        assert!(fall.dir[0] > 0.95, "{:?}", fall.dir);
+        // Contact shadows alone, all round: no direction.
+        let ringed = image(w, h, disc(50.0, 45.0, 16.0), disc(50.0, 45.0, 12.0));
+        assert_eq!(shadow_fall(&ringed, w, 1.0), None);
+    }
+
+    #[test]
+    fn a_dark_disc_without_a_caster_is_a_piece_and_cast_shadows_stay() {
+        let (w, h) = (160, 90);
+        let mut labels = lit_blocks(w, h);
+        // A dark disc (labelled shadow) with its own shadow towards +x and a fleck of piece on
+        // its rim, on the light side.
+        let dark = disc(130.0, 25.0, 12.0);
+        let own = disc(134.0, 25.0, 12.0);
+        for p in 0..w * h {
+            let (x, y) = (p % w, p / w);
+            if dark(x, y) || own(x, y) {
+                labels[p] = Label::Shadow;
+            }
+        }
+        labels[25 * w + 119] = Label::Piece;
+        let cast_before = labels.iter().filter(|&&l| l == Label::Shadow).count();
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0);
+        assert!(changed.iter().all(|&p| p % w >= 117), "only the disc changes");
+        assert!(dark(130, 25) && labels[25 * w + 130] == Label::Piece);
+        assert!(changed.len() >= 440, "{}", changed.len());
+        let left = labels.iter().filter(|&&l| l == Label::Shadow).count();
+        assert_eq!(left, cast_before - changed.len());
+        // The blocks' cast shadows are all still shadows.
+        assert_eq!(labels[20 * w + 45], Label::Shadow);
+        assert_eq!(labels[60 * w + 100], Label::Shadow);
+    }
+
+    #[test]
+    fn a_small_or_thin_patch_stays_a_shadow() {
+        let (w, h) = (60, 60);
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let mut small = image(w, h, disc(30.0, 30.0, 3.5), |_, _| false);
+        assert!(relabel_casterless_shadows(&mut small, w, fall, 1.0).is_empty());
+        let mut thin = image(
+            w,
+            h,
+            |x, y| (10..50).contains(&x) && (29..31).contains(&y),
+            |_, _| false,
+        );
+        assert!(relabel_casterless_shadows(&mut thin, w, fall, 1.0).is_empty());
+    }
+}
