@@ -361,6 +361,41 @@ fn theme_and_large_type_are_remembered() {
     assert_eq!(h.ctx.theme(), egui::Theme::Dark);
 }
 
+/// Whether a key cell of the Help panel names `key`: "F4" names F4, "B / R" names B and R, and a
+/// run "1 … 6" names every key from its first to its last.
+fn help_names_key(cell: &str, key: &str) -> bool {
+    if let Some((first, last)) = cell.split_once(" … ") {
+        return [first, last].iter().all(|k| k.len() == key.len()) && first <= key && key <= last;
+    }
+    cell.split(" / ").any(|k| k == key)
+}
+
+#[test]
+fn every_bound_shortcut_is_listed_in_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert_eq!(h.state().state().panel, PanelId::Help);
+    // A label's text is its accessible value.
+    let shown: Vec<String> = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| n.accesskit_node().value())
+        .collect();
+    let bound = octoref::app::shortcuts::bindings()
+        .map(|b| h.ctx.format_shortcut(&b.shortcut))
+        .collect::<Vec<_>>();
+    // The panels' F-keys the audit found missing are among them.
+    for key in ["F4", "F5", "F6"] {
+        assert!(bound.iter().any(|b| b == key), "{key} is not bound");
+    }
+    let missing: Vec<&String> = bound
+        .iter()
+        .filter(|key| !shown.iter().any(|cell| help_names_key(cell, key)))
+        .collect();
+    assert!(missing.is_empty(), "bound but not in Help: {missing:?}");
+}
+
 #[test]
 fn snapshots_of_the_main_screens() {
     let mut results = SnapshotResults::new();

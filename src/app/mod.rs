@@ -141,6 +141,7 @@ pub struct OctorefApp {
     asked_about: Option<u64>,
     wizard: calibration_wizard::CalibrationWizard,
     teach: teach_panel::TeachPanel,
+    help: help::HelpPanel,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -302,6 +303,7 @@ impl OctorefApp {
             asked_about: None,
             wizard,
             teach: teach_panel::TeachPanel::default(),
+            help: help::HelpPanel,
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -805,7 +807,7 @@ impl eframe::App for OctorefApp {
                 }
                 PanelId::Octocube => self.octocube.ui(ui),
                 PanelId::Otto => self.otto.ui(ui),
-                PanelId::Help => help::ui(ui, &self.config),
+                PanelId::Help => self.help.ui(ui, &self.config),
                 PanelId::Calibrate => {
                     if let Some(calibration_wizard::WizardOutcome::Saved(p)) =
                         self.wizard.ui(ui, &self.palette, self.live.latest_frame())
