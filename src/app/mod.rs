@@ -27,6 +27,7 @@ pub mod sources_panel;
 pub mod status;
 pub mod style;
 pub mod teach_panel;
+pub mod top_bar;
 
 use crate::calibrate::profile::Profile;
 use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
@@ -142,6 +143,7 @@ pub struct OctorefApp {
     wizard: calibration_wizard::CalibrationWizard,
     teach: teach_panel::TeachPanel,
     help: help::HelpPanel,
+    top_bar: top_bar::TopBar,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -304,6 +306,7 @@ impl OctorefApp {
             wizard,
             teach: teach_panel::TeachPanel::default(),
             help: help::HelpPanel,
+            top_bar: top_bar::TopBar,
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -571,46 +574,6 @@ impl OctorefApp {
         }
     }
 
-    fn top_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new("octoref").heading().strong());
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Setup, "Set-up")
-                .on_hover_text("F2");
-            ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
-                .on_hover_text("F3");
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Octocube, "Octocube")
-                .on_hover_text("F5");
-            ui.selectable_value(&mut self.state.panel, PanelId::Otto, "Otto")
-                .on_hover_text("F6");
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
-                .on_hover_text("F4");
-            ui.selectable_value(&mut self.state.panel, PanelId::Calibrate, "Calibrate")
-                .on_hover_text("F7");
-            ui.selectable_value(&mut self.state.panel, PanelId::Teach, "Teach");
-            ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
-                .on_hover_text("F1");
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let mut dark = self.state.theme == config::ThemeChoice::Dark;
-                if ui
-                    .checkbox(&mut dark, "Dark colours")
-                    .on_hover_text("Ctrl+D")
-                    .changed()
-                {
-                    self.state.theme = if dark {
-                        config::ThemeChoice::Dark
-                    } else {
-                        config::ThemeChoice::Light
-                    };
-                }
-                ui.checkbox(&mut self.state.large_type, "Large type")
-                    .on_hover_text("Ctrl+L");
-            });
-        });
-    }
-
     fn banners_ui(&mut self, ui: &mut egui::Ui) {
         if let Some(n) = self.live.notice() {
             let edge = if n.warning {
@@ -774,7 +737,7 @@ impl eframe::App for OctorefApp {
         {
             self.state.panel = p;
         }
-        egui::Panel::top("menu").show(ui, |ui| self.top_bar(ui));
+        egui::Panel::top("menu").show(ui, |ui| self.top_bar.ui(ui, &mut self.state));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| {
             self.banners_ui(ui);
