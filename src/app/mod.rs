@@ -7,8 +7,8 @@
 //! worker threads, never in `ui()`.
 //!
 //! Screens: Set-up and Game (Crash Octopus at the table, driven by the rules engine), Help. The
-//! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
-//! nothing yet).
+//! bottom status line shows the source, the camera's fps, the UI's own repaint rate, analysis time
+//! and calibration age ("—" where there is nothing yet).
 
 pub mod at_the_table;
 pub mod calibration_wizard;
@@ -22,6 +22,7 @@ pub mod octocube_sheet;
 pub mod otto_board;
 pub mod overlays;
 pub mod referee_link;
+pub mod repaint_rate;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
@@ -144,6 +145,8 @@ pub struct OctorefApp {
     teach: teach_panel::TeachPanel,
     help: help::HelpPanel,
     top_bar: top_bar::TopBar,
+    /// How often the UI is actually drawn, for the status line.
+    repaint_rate: repaint_rate::RepaintRate,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -307,6 +310,7 @@ impl OctorefApp {
             teach: teach_panel::TeachPanel::default(),
             help: help::HelpPanel,
             top_bar: top_bar::TopBar,
+            repaint_rate: repaint_rate::RepaintRate::default(),
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -696,6 +700,10 @@ impl eframe::App for OctorefApp {
         }
         self.status.source = self.live.source_words();
         self.status.fps = self.live.fps();
+        // egui's clock of this frame: the wall clock in the app, a fixed step under test.
+        let now_s = ctx.input(|i| i.time);
+        self.repaint_rate.frame_drawn(now_s);
+        self.status.ui_fps = self.repaint_rate.per_second(now_s);
         self.status.analysis_ms = self.live.analysis_ms();
         if let Err(e) = self.octocube.persist(self.config.root()) {
             self.banners.push(Banner {
