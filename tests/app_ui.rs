@@ -361,6 +361,105 @@ fn theme_and_large_type_are_remembered() {
     assert_eq!(h.ctx.theme(), egui::Theme::Dark);
 }
 
+/// Whether a key cell of the Help panel names `key`: "F4" names F4, "B / R" names B and R, and a
+/// run "1 … 6" names every key from its first to its last.
+fn help_names_key(cell: &str, key: &str) -> bool {
+    if let Some((first, last)) = cell.split_once(" … ") {
+        return [first, last].iter().all(|k| k.len() == key.len()) && first <= key && key <= last;
+    }
+    cell.split(" / ").any(|k| k == key)
+}
+
+#[test]
+fn every_bound_shortcut_is_listed_in_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = app_in(dir.path());
+    h.key_press(egui::Key::F1);
+    h.run();
+    assert_eq!(h.state().state().panel, PanelId::Help);
+    // A label's text is its accessible value.
+    let shown: Vec<String> = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| n.accesskit_node().value())
+        .collect();
+    let bound = octoref::app::shortcuts::bindings()
+        .map(|b| h.ctx.format_shortcut(&b.shortcut))
+        .collect::<Vec<_>>();
+    // The panels' F-keys the audit found missing are among them.
+    for key in ["F4", "F5", "F6"] {
+        assert!(bound.iter().any(|b| b == key), "{key} is not bound");
+    }
+    let missing: Vec<&String> = bound
+        .iter()
+        .filter(|key| !shown.iter().any(|cell| help_names_key(cell, key)))
+        .collect();
+    assert!(missing.is_empty(), "bound but not in Help: {missing:?}");
+}
+
+/// The window the app opens with (`INITIAL_WINDOW`), in pixels; with large type on, its top bar
+/// once pushed "Help" off the right edge.
+const OPENING_WINDOW_PX: egui::Vec2 = egui::vec2(1360.0, 860.0);
+
+#[test]
+fn with_large_type_at_1360_px_every_top_bar_tab_is_on_screen_and_clicks() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState {
+        large_type: true,
+        ..AppState::default()
+    };
+    ConfigDir::new(dir.path()).save_state(&state).unwrap();
+    let options = AppOptions {
+        config_dir: dir.path().to_path_buf(),
+        args: AppArgs::default(),
+        source: None,
+        cameras: Some(Ok(Vec::new())),
+    };
+    // A real window's size in points shrinks as the zoom grows (its pixels stay); the harness's
+    // size is in points and does not follow the zoom, so it is given the zoomed size.
+    let zoom = octoref::app::config::LARGE_TYPE_ZOOM;
+    let mut h = Harness::builder()
+        .with_size(OPENING_WINDOW_PX / zoom)
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.run();
+    assert_eq!(h.ctx.zoom_factor(), zoom);
+    let window = h.ctx.content_rect();
+    for (label, panel) in [
+        ("Help", PanelId::Help),
+        ("Teach", PanelId::Teach),
+        ("Calibrate", PanelId::Calibrate),
+        ("Sources", PanelId::Sources),
+        ("Otto", PanelId::Otto),
+        ("Octocube", PanelId::Octocube),
+        ("Game", PanelId::Game),
+        ("Set-up", PanelId::Setup),
+    ] {
+        // The top bar is drawn first, so its tab is the first button with the label.
+        let tab = h
+            .query_all_by_role_and_label(Role::Button, label)
+            .next()
+            .unwrap_or_else(|| panic!("no {label} tab"));
+        let rect = tab.rect();
+        assert!(
+            window.contains_rect(rect),
+            "the {label} tab at {rect:?} is cut off by the window {window:?}"
+        );
+        // Nor is it partly hidden under another control (the theme and large-type switches).
+        let covering: Vec<String> = h
+            .query_all_by(|n| matches!(n.role(), Role::Button | Role::CheckBox))
+            .filter(|n| n.accesskit_node().label().as_deref() != Some(label))
+            .filter(|n| {
+                let overlap = n.rect().intersect(rect);
+                overlap.width() > 0.0 && overlap.height() > 0.0
+            })
+            .map(|n| format!("{:?}", n.accesskit_node().label()))
+            .collect();
+        assert!(covering.is_empty(), "the {label} tab is under {covering:?}");
+        tab.click();
+        h.run();
+        assert_eq!(h.state().state().panel, panel, "clicked {label}");
+    }
+}
+
 #[test]
 fn snapshots_of_the_main_screens() {
     let mut results = SnapshotResults::new();

@@ -7,8 +7,8 @@
 //! worker threads, never in `ui()`.
 //!
 //! Screens: Set-up and Game (Crash Octopus at the table, driven by the rules engine), Help. The
-//! bottom status line shows the source, fps, analysis time and calibration age ("—" where there is
-//! nothing yet).
+//! bottom status line shows the source, the camera's fps, the UI's own repaint rate, analysis time
+//! and calibration age ("—" where there is nothing yet).
 
 pub mod at_the_table;
 pub mod calibration_wizard;
@@ -22,11 +22,13 @@ pub mod octocube_sheet;
 pub mod otto_board;
 pub mod overlays;
 pub mod referee_link;
+pub mod repaint_rate;
 pub mod shortcuts;
 pub mod sources_panel;
 pub mod status;
 pub mod style;
 pub mod teach_panel;
+pub mod top_bar;
 
 use crate::calibrate::profile::Profile;
 use crate::capture::{CaptureError, FrameSource, SourceChoice, SourceRequest, WorkerConfig};
@@ -141,6 +143,10 @@ pub struct OctorefApp {
     asked_about: Option<u64>,
     wizard: calibration_wizard::CalibrationWizard,
     teach: teach_panel::TeachPanel,
+    help: help::HelpPanel,
+    top_bar: top_bar::TopBar,
+    /// How often the UI is actually drawn, for the status line.
+    repaint_rate: repaint_rate::RepaintRate,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -302,6 +308,9 @@ impl OctorefApp {
             asked_about: None,
             wizard,
             teach: teach_panel::TeachPanel::default(),
+            help: help::HelpPanel,
+            top_bar: top_bar::TopBar,
+            repaint_rate: repaint_rate::RepaintRate::default(),
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -569,46 +578,6 @@ impl OctorefApp {
         }
     }
 
-    fn top_bar(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            ui.label(egui::RichText::new("octoref").heading().strong());
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Setup, "Set-up")
-                .on_hover_text("F2");
-            ui.selectable_value(&mut self.state.panel, PanelId::Game, "Game")
-                .on_hover_text("F3");
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Octocube, "Octocube")
-                .on_hover_text("F5");
-            ui.selectable_value(&mut self.state.panel, PanelId::Otto, "Otto")
-                .on_hover_text("F6");
-            ui.separator();
-            ui.selectable_value(&mut self.state.panel, PanelId::Sources, "Sources")
-                .on_hover_text("F4");
-            ui.selectable_value(&mut self.state.panel, PanelId::Calibrate, "Calibrate")
-                .on_hover_text("F7");
-            ui.selectable_value(&mut self.state.panel, PanelId::Teach, "Teach");
-            ui.selectable_value(&mut self.state.panel, PanelId::Help, "Help")
-                .on_hover_text("F1");
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let mut dark = self.state.theme == config::ThemeChoice::Dark;
-                if ui
-                    .checkbox(&mut dark, "Dark colours")
-                    .on_hover_text("Ctrl+D")
-                    .changed()
-                {
-                    self.state.theme = if dark {
-                        config::ThemeChoice::Dark
-                    } else {
-                        config::ThemeChoice::Light
-                    };
-                }
-                ui.checkbox(&mut self.state.large_type, "Large type")
-                    .on_hover_text("Ctrl+L");
-            });
-        });
-    }
-
     fn banners_ui(&mut self, ui: &mut egui::Ui) {
         if let Some(n) = self.live.notice() {
             let edge = if n.warning {
@@ -731,6 +700,10 @@ impl eframe::App for OctorefApp {
         }
         self.status.source = self.live.source_words();
         self.status.fps = self.live.fps();
+        // egui's clock of this frame: the wall clock in the app, a fixed step under test.
+        let now_s = ctx.input(|i| i.time);
+        self.repaint_rate.frame_drawn(now_s);
+        self.status.ui_fps = self.repaint_rate.per_second(now_s);
         self.status.analysis_ms = self.live.analysis_ms();
         if let Err(e) = self.octocube.persist(self.config.root()) {
             self.banners.push(Banner {
@@ -772,7 +745,7 @@ impl eframe::App for OctorefApp {
         {
             self.state.panel = p;
         }
-        egui::Panel::top("menu").show(ui, |ui| self.top_bar(ui));
+        egui::Panel::top("menu").show(ui, |ui| self.top_bar.ui(ui, &mut self.state));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| {
             self.banners_ui(ui);
@@ -805,7 +778,7 @@ impl eframe::App for OctorefApp {
                 }
                 PanelId::Octocube => self.octocube.ui(ui),
                 PanelId::Otto => self.otto.ui(ui),
-                PanelId::Help => help::ui(ui, &self.config),
+                PanelId::Help => self.help.ui(ui, &self.config),
                 PanelId::Calibrate => {
                     if let Some(calibration_wizard::WizardOutcome::Saved(p)) =
                         self.wizard.ui(ui, &self.palette, self.live.latest_frame())

@@ -1,5 +1,5 @@
-//! The status line at the bottom of the window: where frames come from, how fast, how long the
-//! analysis takes, and how old the calibration is. What is not there yet shows "—".
+//! The status line at the bottom of the window: where frames come from, how fast, how fast the UI
+//! draws them, how long the analysis takes, and how old the calibration is. What is not there yet shows "—".
 //!
 //! Also what the shell needs from a calibration profile (read and checked by
 //! [`crate::calibrate::profile::Profile::load`]): when it was saved (its age) and the bead sequence
@@ -48,6 +48,9 @@ pub struct StatusLine {
     pub source: Option<String>,
     /// Frames per second arriving from the source.
     pub fps: Option<f64>,
+    /// Frames per second the UI actually draws (see [`super::repaint_rate`]): shown beside the
+    /// camera's, so a UI that falls behind the camera can be seen.
+    pub ui_fps: Option<f64>,
     /// Time to analyse one frame, milliseconds.
     pub analysis_ms: Option<f64>,
     /// When the calibration profile in use was saved.
@@ -65,6 +68,12 @@ impl StatusLine {
                 "fps: {}",
                 self.fps
                     .map(|f| format!("{f:.1}"))
+                    .unwrap_or_else(|| MISSING.into())
+            ),
+            format!(
+                "UI: {}",
+                self.ui_fps
+                    .map(|f| format!("{f:.1} fps"))
                     .unwrap_or_else(|| MISSING.into())
             ),
             format!(
@@ -107,11 +116,12 @@ mod tests {
         let s = StatusLine::default();
         assert_eq!(
             s.parts(now),
-            vec!["Source: —", "fps: —", "analysis: —", "calibration: —"]
+            vec!["Source: —", "fps: —", "UI: —", "analysis: —", "calibration: —"]
         );
         let s = StatusLine {
             source: Some("camera 0".into()),
             fps: Some(29.97),
+            ui_fps: Some(24.04),
             analysis_ms: Some(12.4),
             calibration_saved_at: Some(now - Duration::from_secs(3 * 3600 + 5)),
             calibration_label: None,
@@ -121,6 +131,7 @@ mod tests {
             vec![
                 "Source: camera 0",
                 "fps: 30.0",
+                "UI: 24.0 fps",
                 "analysis: 12 ms",
                 "calibration: 3 h old"
             ]
