@@ -443,6 +443,20 @@ fn chests_first_taken_for_a_second_ship_beside_the_kept_one_are_found() {
     assert_found_exactly(&summary, &["treasure/chest"]);
 }
 
+/// Bench scene 12 (of 30; tilt 13.3 degrees): the ink die lies beside a tentacle, and its pink
+/// faces are the tentacle's colour. Started from the middle of every pixel of its colours it was
+/// fitted on the tentacle; its black body was then read as the Octo-Canon (frames 2 and 3: the
+/// die missed twice, one Octo-Canon extra).
+const DIE_BY_TENTACLE_SEED: u64 = 12;
+const DIE_BY_TENTACLE_FRAMES: usize = 3;
+
+#[test]
+fn an_ink_die_beside_a_tentacle_of_its_faces_colour_is_found() {
+    let summary = scene_of_the_bench(DIE_BY_TENTACLE_SEED, DIE_BY_TENTACLE_FRAMES);
+    assert_found_exactly(&summary, &["ink_die"]);
+    assert_none_extra_and_missed_at_most(&summary, "octo_canon", 0);
+}
+
 #[test]
 fn brown_chests_that_look_like_shadow_on_wood_are_found() {
     let report = one_scene(SHADED_CHEST_SEED, SHADED_CHEST_FRAMES);

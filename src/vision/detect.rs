@@ -60,6 +60,9 @@ const CONTENDERS: usize = 3;
 const CONTENDER_SHARE: f64 = 0.75;
 /// Evenly spaced start angles per symmetry period for near-isotropic footprints.
 const ISOTROPIC_STARTS: usize = 6;
+/// A two-coloured piece's second start (on its main colour) is tried when it lies at least this
+/// far from the first.
+const SECOND_START_MIN_MM: f64 = 3.0;
 /// Turns (radians) from which a hull among other pieces is refitted once they are found.
 const HULL_RETRY_TURNS: [f64; 5] = [
     0.0,
@@ -949,15 +952,27 @@ impl Detector {
             )
             .unwrap_or(seed_centre);
             let angles = start_angles(model, &pts, centre, view);
-            let Some(fit) = fit_pose(
-                &model.solid,
-                map,
-                view,
-                centre,
-                &angles,
-                self.base_mm,
-                &mut self.scratch,
-            ) else {
+            // A two-coloured piece beside a piece of its second colour (the ink die's pink faces
+            // against a tentacle) is also started on its main colour's largest patch.
+            let body = (model.secondary.0 != 0)
+                .then(|| largest_patch_centre_of(region, model.primary, explained, win))
+                .flatten()
+                .filter(|b| b.distance(centre) > SECOND_START_MIN_MM);
+            let Some(fit) = std::iter::once(centre)
+                .chain(body)
+                .filter_map(|c| {
+                    fit_pose(
+                        &model.solid,
+                        map,
+                        view,
+                        c,
+                        &angles,
+                        self.base_mm,
+                        &mut self.scratch,
+                    )
+                })
+                .max_by(|a, b| a.gain.total_cmp(&b.gain))
+            else {
                 continue;
             };
             // A hull seen from above looks much the same turned end for end (the lean fills the
@@ -1184,13 +1199,23 @@ fn same_pose(a: &Pose2, b: &Pose2, period: f64) -> bool {
 /// The centre of the largest connected patch of unexplained pixels showing `model`'s colours
 /// best in `win`.
 fn largest_patch_centre(region: &Region, model: &Model, explained: &[u16], win: Window) -> Option<PointMm> {
+    largest_patch_centre_of(region, model.colours, explained, win)
+}
+
+/// The centre of the largest patch of unexplained pixels in `win` that show `colours` best.
+fn largest_patch_centre_of(
+    region: &Region,
+    colours: ColourSet,
+    explained: &[u16],
+    win: Window,
+) -> Option<PointMm> {
     let mut pixels = Vec::new();
     for j in win.y0..win.y1 {
         for i in win.x0..win.x1 {
             let p = j * region.width + i;
             if explained[p] == 0
                 && region.labels[p] == Label::Piece
-                && model.colours.contains_any(region.colours[p].best)
+                && colours.contains_any(region.colours[p].best)
             {
                 pixels.push(p);
             }
