@@ -50,6 +50,11 @@ pub struct ShadowFall {
     pub dir: [f64; 2],
 }
 
+/// Whether `labels` is a whole number of rows `width` wide at a usable scale.
+fn is_image(labels: &[Label], width: usize, mm_per_px: f64) -> bool {
+    width > 0 && labels.len().is_multiple_of(width) && mm_per_px.is_finite() && mm_per_px > 0.0
+}
+
 fn index(width: usize, height: usize, x: isize, y: isize) -> Option<usize> {
     (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
         .then(|| y as usize * width + x as usize)
@@ -58,7 +63,7 @@ fn index(width: usize, height: usize, x: isize, y: isize) -> Option<usize> {
 /// The direction shadows fall in this label image, or `None` when too few shadows show or they
 /// lie all round their pieces alike.
 pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<ShadowFall> {
-    if width == 0 || labels.len() % width != 0 || !(mm_per_px > 0.0) {
+    if !is_image(labels, width, mm_per_px) {
         return None;
     }
     let height = labels.len() / width;
@@ -116,7 +121,7 @@ pub fn relabel_casterless_shadows(
     fall: ShadowFall,
     mm_per_px: f64,
 ) -> Vec<usize> {
-    if width == 0 || labels.len() % width != 0 || !(mm_per_px > 0.0) {
+    if !is_image(labels, width, mm_per_px) {
         return Vec::new();
     }
     let height = labels.len() / width;
@@ -308,10 +313,10 @@ mod tests {
         // its rim, on the light side.
         let dark = disc(130.0, 25.0, 12.0);
         let own = disc(134.0, 25.0, 12.0);
-        for p in 0..w * h {
+        for (p, l) in labels.iter_mut().enumerate() {
             let (x, y) = (p % w, p / w);
             if dark(x, y) || own(x, y) {
-                labels[p] = Label::Shadow;
+                *l = Label::Shadow;
             }
         }
         labels[25 * w + 119] = Label::Piece;

@@ -2,7 +2,8 @@
 //!
 //! The parts, in the order a frame goes through them: [`rectify`] warps the frame to top-down
 //! views of the table; [`labels`] and [`region`] find what changed against the empty-table
-//! reference (white balance, shadows told from pieces); [`colour`] says which pieces' colours a
+//! reference (white balance, shadows told from pieces; [`caster`]: a shadow needs a caster on
+//! its light side, so a dark piece ringed by bare table is a piece); [`colour`] says which pieces' colours a
 //! pixel shows; [`detect`] explains each changed region with catalog pieces, fitting each one's
 //! pose ([`fit`]) through its silhouette ([`solid`], [`view`]: parallax) scored on the pixels
 //! ([`raster`]); [`counter`] reads the Octo-Counter and the crab. [`analyzer`] runs them all;
