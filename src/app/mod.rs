@@ -352,13 +352,12 @@ impl OctorefApp {
             }
         };
         self.referee_profile = Some(calibration.profile.clone());
-        let repaint = ctx.clone();
         match LiveReferee::start(
             calibration,
             crate::table::Catalog::default_catalog(),
             GameContext::default(),
             LiveConfig::default(),
-            Box::new(move || repaint.request_repaint()),
+            Box::new(live::repaint_hook(ctx)),
         ) {
             Ok(worker) => {
                 let worker = Arc::new(worker);

@@ -47,7 +47,13 @@ impl LiveReferee {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("octoref-live".into())
-                .spawn(move || engine.run(&shared, &*on_update))
+                .spawn(move || {
+                    // Below the UI, so the picture keeps the camera's pace (see `priority`).
+                    if let Err(e) = super::priority::lower_this_thread() {
+                        tracing::warn!("the referee runs at the app's priority: {e}");
+                    }
+                    engine.run(&shared, &*on_update)
+                })
                 .map_err(|e| LiveError::Thread(e.to_string()))?
         };
         Ok(Self {
