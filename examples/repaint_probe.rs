@@ -23,8 +23,19 @@ const DEFAULT_SECONDS: u64 = 30;
 /// The first seconds are start-up (the referee preparing vision, the window appearing): left out
 /// of the totals.
 const WARM_UP: Duration = Duration::from_secs(5);
-/// The window's size, points (the README's screenshots are taken at this size too).
+/// The window's size, points, unless `PROBE_WINDOW=WxH` says otherwise (the software rasteriser's
+/// work grows with the window's area).
 const WINDOW: [f32; 2] = [1280.0, 800.0];
+
+fn window_size() -> [f32; 2] {
+    std::env::var("PROBE_WINDOW")
+        .ok()
+        .and_then(|v| {
+            let (w, h) = v.split_once('x')?;
+            Some([w.parse().ok()?, h.parse().ok()?])
+        })
+        .unwrap_or(WINDOW)
+}
 
 /// CPU time each thread (by name) has used so far, in clock ticks (Linux `/proc/self/task`).
 fn thread_ticks() -> BTreeMap<String, u64> {
@@ -119,6 +130,10 @@ impl Probe {
 }
 
 impl eframe::App for Probe {
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        self.app.clear_color(visuals)
+    }
+
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         self.app.logic(ctx, frame);
     }
@@ -193,7 +208,7 @@ fn main() -> anyhow::Result<()> {
         cameras: Some(Ok(Vec::new())),
     };
     let native = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default().with_inner_size(WINDOW),
+        viewport: egui::ViewportBuilder::default().with_inner_size(window_size()),
         ..Default::default()
     };
     eframe::run_native(
@@ -201,6 +216,12 @@ fn main() -> anyhow::Result<()> {
         native,
         Box::new(move |cc| {
             let app = OctorefApp::new(&cc.egui_ctx, options);
+            // As `octoref::app::run` opens it, unless PROBE_PANEL_FILL=1 (the app as it was).
+            let app = if std::env::var_os("PROBE_PANEL_FILL").is_some() {
+                app
+            } else {
+                app.with_panel_fill_from_clear()
+            };
             let now = Instant::now();
             Ok(Box::new(Probe {
                 app,
