@@ -365,7 +365,7 @@ impl OctorefApp {
             crate::table::Catalog::default_catalog(),
             GameContext::default(),
             LiveConfig::default(),
-            Box::new(live::repaint_hook(ctx)),
+            Box::new(live::repaint_hook_within(ctx, live::READING_REPAINT_WITHIN)),
         ) {
             Ok(worker) => {
                 let worker = Arc::new(worker);
