@@ -33,7 +33,8 @@ impl std::fmt::Debug for LiveReferee {
 impl LiveReferee {
     /// Prepares vision for `cal` (warp maps, colour models: done here, once, so a bad calibration
     /// is an error at once) and starts the worker. `on_update` is called after every new
-    /// snapshot (an egui app passes `request_repaint`).
+    /// snapshot (an egui app passes a repaint request; the app's is
+    /// `app::live::repaint_hook_within`).
     pub fn start(
         cal: LiveCalibration,
         catalog: Catalog,
