@@ -2,7 +2,8 @@
 //! an egui texture, and what the status line and the connection banner say.
 //!
 //! The UI thread only takes the newest frame (a short lock) and uploads it as a texture when a new
-//! one has arrived; the worker calls `request_repaint` on every frame and status change. Switching
+//! one has arrived; the worker asks for one repaint ([`repaint_hook`]) on every frame and status
+//! change. Switching
 //! or stopping a source hands the old worker to a short-lived thread to be joined, so the window
 //! never waits for a camera driver. Whatever the source does, the game is not touched: a lost
 //! camera only means no picture for a while.
@@ -40,6 +41,34 @@ pub trait Pipeline: std::fmt::Debug {
     /// Takes in what the worker has finished since the last call (called once per UI frame,
     /// before `latest`).
     fn refresh(&mut self) {}
+}
+
+/// How soon a worker's repaint request is drawn. Not zero: egui answers a zero-delay request
+/// (`request_repaint`) with *two* frames, so every camera frame was drawn twice — at 15 fps the
+/// software rasteriser was asked for 30 frames a second and could not keep up with the camera.
+/// A millisecond is not seen, and requests made before the frame is drawn are drawn together.
+pub const REPAINT_DELAY: std::time::Duration = std::time::Duration::from_millis(1);
+
+/// How soon a new reading from the referee is drawn at the latest. Longer than a camera frame
+/// (15-30 fps) on purpose: while the camera runs, its next frame draws the reading too, so the
+/// referee's updates add no frames of their own (measured: at 5.9 readings a second they added 4.7
+/// frames a second to the camera's 15); with the picture stalled the reading still shows.
+pub const READING_REPAINT_WITHIN: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// A hook for a worker (the camera's) that asks egui for one repaint, soon.
+pub fn repaint_hook(ctx: &egui::Context) -> impl Fn() + Send + Sync + 'static {
+    repaint_hook_within(ctx, REPAINT_DELAY)
+}
+
+/// A hook that asks egui for one repaint within `delay` (not zero: see [`REPAINT_DELAY`]);
+/// requests that meet before a frame is drawn are drawn by that one frame.
+pub fn repaint_hook_within(
+    ctx: &egui::Context,
+    delay: std::time::Duration,
+) -> impl Fn() + Send + Sync + 'static {
+    let ctx = ctx.clone();
+    let delay = delay.max(REPAINT_DELAY);
+    move || ctx.request_repaint_after(delay)
 }
 
 /// The running source.
@@ -98,10 +127,7 @@ impl LiveSource {
             SourceChoice::Demo(_) => LiveSource::start_demo(ctx, description, DemoConfig::default()),
             other => match other.into_factory() {
                 Some(factory) => {
-                    let repaint = ctx.clone();
-                    match CaptureWorker::spawn(factory, WorkerConfig::default(), move || {
-                        repaint.request_repaint()
-                    }) {
+                    match CaptureWorker::spawn(factory, WorkerConfig::default(), repaint_hook(ctx)) {
                         Ok(worker) => LiveSource::running(description, worker),
                         Err(e) => LiveSource::idle(format!("{description} could not start: {e}")),
                     }
@@ -115,10 +141,7 @@ impl LiveSource {
     pub fn start_demo(ctx: &egui::Context, description: impl Into<String>, config: DemoConfig) -> Self {
         let description = description.into();
         let (factory, handle) = DemoSource::factory(config);
-        let repaint = ctx.clone();
-        match CaptureWorker::spawn(factory, WorkerConfig::default(), move || {
-            repaint.request_repaint()
-        }) {
+        match CaptureWorker::spawn(factory, WorkerConfig::default(), repaint_hook(ctx)) {
             Ok(worker) => {
                 let mut live = LiveSource::running(description, worker);
                 live.demo = Some(handle);
@@ -135,8 +158,7 @@ impl LiveSource {
         source: S,
         config: WorkerConfig,
     ) -> Result<Self, CaptureError> {
-        let repaint = ctx.clone();
-        let worker = CaptureWorker::spawn_source(source, config, move || repaint.request_repaint())?;
+        let worker = CaptureWorker::spawn_source(source, config, repaint_hook(ctx))?;
         Ok(LiveSource::running(description.into(), worker))
     }
 
@@ -290,6 +312,28 @@ mod tests {
     use opencv::core::{CV_8UC3, Mat, Scalar};
     use std::sync::{Arc, Mutex};
     use std::time::{Duration, Instant};
+
+    #[test]
+    fn the_repaint_hook_asks_for_one_repaint_not_two() {
+        let ctx = egui::Context::default();
+        let delays = Arc::new(Mutex::new(Vec::new()));
+        {
+            let delays = Arc::clone(&delays);
+            ctx.set_request_repaint_callback(move |info| delays.lock().unwrap().push(info.delay));
+        }
+        repaint_hook(&ctx)();
+        repaint_hook_within(&ctx, READING_REPAINT_WITHIN)();
+        repaint_hook_within(&ctx, std::time::Duration::ZERO)();
+        let delays = delays.lock().unwrap().clone();
+        assert!(!delays.is_empty(), "the hook asked for a repaint");
+        // A zero delay is egui's "repaint twice".
+        assert!(
+            delays
+                .iter()
+                .all(|d| !d.is_zero() && *d <= READING_REPAINT_WITHIN),
+            "{delays:?}"
+        );
+    }
 
     #[test]
     fn frames_become_rgba_images_with_the_channels_swapped() {

@@ -147,6 +147,9 @@ pub struct OctorefApp {
     top_bar: top_bar::TopBar,
     /// How often the UI is actually drawn, for the status line.
     repaint_rate: repaint_rate::RepaintRate,
+    /// The window is cleared to the panel colour ([`eframe::App::clear_color`]), so the central
+    /// panel need not paint its background again (see [`OctorefApp::with_panel_fill_from_clear`]).
+    panel_fill_from_clear: bool,
 }
 
 /// Opens the desktop app and returns when its window is closed.
@@ -171,7 +174,11 @@ pub fn run(args: &AppArgs) -> anyhow::Result<()> {
     eframe::run_native(
         "octoref",
         native,
-        Box::new(move |cc| Ok(Box::new(OctorefApp::new(&cc.egui_ctx, options)))),
+        Box::new(move |cc| {
+            Ok(Box::new(
+                OctorefApp::new(&cc.egui_ctx, options).with_panel_fill_from_clear(),
+            ))
+        }),
     )
     .map_err(|e| anyhow!("cannot open the app's window: {e}"))
 }
@@ -311,6 +318,7 @@ impl OctorefApp {
             help: help::HelpPanel,
             top_bar: top_bar::TopBar,
             repaint_rate: repaint_rate::RepaintRate::default(),
+            panel_fill_from_clear: false,
         };
         app.connect_referee(ctx);
         if app.demo.is_some() && app.table.game().is_none() && app.state.panel == PanelId::Setup {
@@ -352,13 +360,12 @@ impl OctorefApp {
             }
         };
         self.referee_profile = Some(calibration.profile.clone());
-        let repaint = ctx.clone();
         match LiveReferee::start(
             calibration,
             crate::table::Catalog::default_catalog(),
             GameContext::default(),
             LiveConfig::default(),
-            Box::new(move || repaint.request_repaint()),
+            Box::new(live::repaint_hook_within(ctx, live::READING_REPAINT_WITHIN)),
         ) {
             Ok(worker) => {
                 let worker = Arc::new(worker);
@@ -513,6 +520,17 @@ impl OctorefApp {
         self.live.shut_down();
         self.live = live;
         Ok(())
+    }
+
+    /// For a window eframe clears to [`eframe::App::clear_color`] (the panel colour): the central
+    /// panel then paints no background of its own. Under a software rasteriser (Mesa's llvmpipe)
+    /// every shaded pixel costs, and that background was the largest shape of every frame — a
+    /// whole window's worth of pixels drawn over the clear; the clear itself is a cheap fill.
+    /// Measured in the README ("Responsiveness"). Not for the test harness, whose renderer
+    /// clears to transparent.
+    pub fn with_panel_fill_from_clear(mut self) -> Self {
+        self.panel_fill_from_clear = true;
+        self
     }
 
     /// The running source.
@@ -674,6 +692,12 @@ impl OctorefApp {
 }
 
 impl eframe::App for OctorefApp {
+    /// The panel colour, so a central panel without a background of its own
+    /// ([`OctorefApp::with_panel_fill_from_clear`]) looks as one with it.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        visuals.panel_fill.to_normalized_gamma_f32()
+    }
+
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.table.flush();
         self.live.poll(ctx);
@@ -747,7 +771,11 @@ impl eframe::App for OctorefApp {
         }
         egui::Panel::top("menu").show(ui, |ui| self.top_bar.ui(ui, &mut self.state));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| {
+        let mut central = egui::CentralPanel::default();
+        if self.panel_fill_from_clear {
+            central = central.frame(egui::Frame::central_panel(ui.style()).fill(egui::Color32::TRANSPARENT));
+        }
+        central.show(ui, |ui| {
             self.banners_ui(ui);
             match self.state.panel {
                 PanelId::Setup => {
@@ -813,6 +841,61 @@ mod tests {
     use crate::table::{CounterReport, PointMm};
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
+
+    /// The largest rectangle painted in the panel colour, as a share of the window's area.
+    fn largest_panel_coloured_rect(h: &Harness<'_, OctorefApp>, window: egui::Vec2) -> f32 {
+        let fill = h.ctx.global_style().visuals.panel_fill;
+        h.output()
+            .shapes
+            .iter()
+            .filter_map(|c| match &c.shape {
+                egui::Shape::Rect(r) if r.fill == fill => Some(r.rect.area() / (window.x * window.y)),
+                _ => None,
+            })
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn with_the_panel_fill_from_the_clear_no_window_sized_background_is_painted() {
+        use eframe::App as _;
+        let window = egui::vec2(1280.0, 800.0);
+        let build = |from_clear: bool| {
+            let dir = tempfile::tempdir().unwrap();
+            let options = AppOptions {
+                config_dir: dir.path().join("cfg"),
+                args: AppArgs::default(),
+                source: None,
+                cameras: Some(Ok(Vec::new())),
+            };
+            let mut h = Harness::builder().with_size(window).build_eframe(move |cc| {
+                let app = OctorefApp::new(&cc.egui_ctx, options);
+                if from_clear {
+                    app.with_panel_fill_from_clear()
+                } else {
+                    app
+                }
+            });
+            h.run();
+            (h, dir)
+        };
+        let (plain, _dir) = build(false);
+        assert!(
+            largest_panel_coloured_rect(&plain, window) > 0.5,
+            "the central panel paints its background (the harness clears to transparent)"
+        );
+        let (h, _dir) = build(true);
+        let visuals = h.ctx.global_style().visuals.clone();
+        assert_eq!(
+            h.state().clear_color(&visuals),
+            visuals.panel_fill.to_normalized_gamma_f32(),
+            "the window is cleared to the panel colour"
+        );
+        let share = largest_panel_coloured_rect(&h, window);
+        assert!(
+            share < 0.2,
+            "a panel-coloured rectangle covers {share} of the window"
+        );
+    }
 
     #[test]
     fn the_beads_read_at_calibration_fill_the_set_up_and_its_age_shows() {

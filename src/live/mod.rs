@@ -34,6 +34,7 @@ pub mod error;
 pub mod fault;
 pub mod frame_check;
 pub mod lighting;
+pub mod priority;
 pub mod referee;
 pub mod register;
 pub mod snapshot;

@@ -33,7 +33,8 @@ impl std::fmt::Debug for LiveReferee {
 impl LiveReferee {
     /// Prepares vision for `cal` (warp maps, colour models: done here, once, so a bad calibration
     /// is an error at once) and starts the worker. `on_update` is called after every new
-    /// snapshot (an egui app passes `request_repaint`).
+    /// snapshot (an egui app passes a repaint request; the app's is
+    /// `app::live::repaint_hook_within`).
     pub fn start(
         cal: LiveCalibration,
         catalog: Catalog,
@@ -47,7 +48,13 @@ impl LiveReferee {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
                 .name("octoref-live".into())
-                .spawn(move || engine.run(&shared, &*on_update))
+                .spawn(move || {
+                    // Below the UI, so the picture keeps the camera's pace (see `priority`).
+                    if let Err(e) = super::priority::lower_this_thread() {
+                        tracing::warn!("the referee runs at the app's priority: {e}");
+                    }
+                    engine.run(&shared, &*on_update)
+                })
                 .map_err(|e| LiveError::Thread(e.to_string()))?
         };
         Ok(Self {
