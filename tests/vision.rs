@@ -408,10 +408,11 @@ fn goblets_whose_insides_look_like_the_table_are_found() {
 
 /// Bench scene 1 (a warm wooden table whose shadows lean the chests' way): pixel by pixel its
 /// brown chests read as the table in shadow, and before whole patches were weighed, all 9
-/// chests its 3 frames show were missed.
+/// chests its 3 frames show were missed; before a shadow needed a caster, 4 still were (the
+/// ones out in the open, with nothing beside them to cast them).
 const SHADED_CHEST_SEED: u64 = 1;
 const SHADED_CHEST_FRAMES: usize = 3;
-const SHADED_CHESTS_MISSED_AT_MOST: usize = 4;
+const SHADED_CHESTS_MISSED_AT_MOST: usize = 1;
 
 /// Bench scene 8 (of 30; tilt 8.4 degrees): the black Octo-Canon on a pale table is as dark as
 /// a shadow there and as neutral, pixel by pixel (its ring is labelled shadow, 421 of its 449
@@ -423,18 +424,6 @@ const DARK_CANON_FRAMES: usize = 3;
 fn a_black_octo_canon_as_dark_as_a_shadow_is_found() {
     let summary = scene_of_the_bench(DARK_CANON_SEED, DARK_CANON_FRAMES);
     assert_found_exactly(&summary, &["octo_canon"]);
-}
-
-/// Bench scene 1 (of 30; tilt 0): brown chests on warm wood, in the open, read as shadows pixel
-/// by pixel. With nothing casting them, 4 chest sightings were missed over the 3 frames.
-const CASTERLESS_CHEST_SEED: u64 = 1;
-const CASTERLESS_CHEST_FRAMES: usize = 3;
-const CASTERLESS_CHESTS_MISSED_AT_MOST: usize = 1;
-
-#[test]
-fn brown_chests_with_no_caster_beside_them_are_found() {
-    let summary = scene_of_the_bench(CASTERLESS_CHEST_SEED, CASTERLESS_CHEST_FRAMES);
-    assert_none_extra_and_missed_at_most(&summary, "treasure/chest", CASTERLESS_CHESTS_MISSED_AT_MOST);
 }
 
 /// Bench scene 12 (of 30; tilt 13.3 degrees): the ink die lies beside a tentacle, and its pink
