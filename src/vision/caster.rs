@@ -168,35 +168,11 @@ pub fn relabel_casterless_shadows(
         })
     };
     let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
-    let mut seen = vec![false; labels.len()];
-    let mut changed = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..labels.len() {
-        if seen[start] || !unexplained[start] {
-            continue;
-        }
-        seen[start] = true;
-        stack.push(start);
-        let mut patch = Vec::new();
-        while let Some(p) = stack.pop() {
-            patch.push(p);
-            let (x, y) = ((p % width) as isize, (p / width) as isize);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if let Some(q) = index(width, height, x + dx, y + dy)
-                        && !seen[q]
-                        && unexplained[q]
-                    {
-                        seen[q] = true;
-                        stack.push(q);
-                    }
-                }
-            }
-        }
-        if patch.iter().filter(|&&p| core(p)).count() >= min_core {
-            changed.extend_from_slice(&patch);
-        }
-    }
+    let changed: Vec<usize> = patches(width, height, |p| unexplained[p])
+        .into_iter()
+        .filter(|patch| patch.iter().filter(|&&p| core(p)).count() >= min_core)
+        .flatten()
+        .collect();
     for &p in &changed {
         labels[p] = Label::Piece;
     }
@@ -206,10 +182,23 @@ pub fn relabel_casterless_shadows(
 /// Per pixel: a piece pixel of an 8-connected piece patch of at least `min_px` pixels.
 fn large_pieces(labels: &[Label], width: usize, height: usize, min_px: f64) -> Vec<bool> {
     let mut large = vec![false; labels.len()];
-    let mut seen = vec![false; labels.len()];
+    for patch in patches(width, height, |p| labels[p] == Label::Piece) {
+        if patch.len() as f64 >= min_px {
+            for p in patch {
+                large[p] = true;
+            }
+        }
+    }
+    large
+}
+
+/// The 8-connected patches of the pixels of a `width x height` image that are `member`.
+fn patches(width: usize, height: usize, member: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    let mut seen = vec![false; width * height];
+    let mut out = Vec::new();
     let mut stack = Vec::new();
-    for start in 0..labels.len() {
-        if seen[start] || labels[start] != Label::Piece {
+    for start in 0..width * height {
+        if seen[start] || !member(start) {
             continue;
         }
         seen[start] = true;
@@ -222,7 +211,7 @@ fn large_pieces(labels: &[Label], width: usize, height: usize, min_px: f64) -> V
                 for dx in -1..=1 {
                     if let Some(q) = index(width, height, x + dx, y + dy)
                         && !seen[q]
-                        && labels[q] == Label::Piece
+                        && member(q)
                     {
                         seen[q] = true;
                         stack.push(q);
@@ -230,13 +219,9 @@ fn large_pieces(labels: &[Label], width: usize, height: usize, min_px: f64) -> V
                 }
             }
         }
-        if patch.len() as f64 >= min_px {
-            for p in patch {
-                large[p] = true;
-            }
-        }
+        out.push(patch);
     }
-    large
+    out
 }
 
 #[cfg(test)]
