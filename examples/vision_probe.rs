@@ -101,7 +101,7 @@ fn main() -> anyhow::Result<()> {
                 analysis.balance_gains,
                 balance.shadow_tint,
                 fall_deg,
-                sc.scene.light.azimuth_deg + 180.0
+                (sc.scene.light.azimuth_deg + 180.0).rem_euclid(360.0)
             );
             {
                 // True shadow pixels: outside every true silhouette, clearly darker.

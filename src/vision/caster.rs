@@ -170,7 +170,7 @@ pub fn relabel_casterless_shadows(
     let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
     let changed: Vec<usize> = patches(width, height, |p| unexplained[p])
         .into_iter()
-        .filter(|patch| patch.iter().filter(|&&p| core(p)).count() >= min_core)
+        .filter(|patch| patch.iter().filter(|&&p| core(p)).take(min_core).count() >= min_core)
         .flatten()
         .collect();
     for &p in &changed {

@@ -10,7 +10,8 @@
 //!   be (a shadow, or a grey piece's shaded side: vision does not decide here);
 //! - [`Label::Piece`]: a colour change, or brighter than the table, or darker than any shadow;
 //!   also a patch of shadow-like pixels that together lean further than the frame's shadows
-//!   do (a brown chest on warm wood: [`relabel_warm_patches`]);
+//!   do (a brown chest on warm wood: [`relabel_warm_patches`]), or that nothing casts (a black
+//!   piece on a grey table: [`super::caster`]);
 //! - [`Label::Outside`]: not seen by the camera, or masked (the Octo-Counter's stretch of string).
 
 use super::caster::ShadowFall;
