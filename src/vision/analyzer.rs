@@ -343,28 +343,40 @@ impl Analyzer {
 
         // More of a piece than the box holds: the best ones stay, and the regions of the others
         // are looked at again without that piece (a bottle first taken for a second green
-        // anchor is then found as a bottle).
+        // anchor is then found as a bottle). A kept one in the same region stays as it was and the
+        // second look fits around it (a region may hold the real orange ship and two chests first
+        // taken for a second one).
         let t = Instant::now();
         let dropped = within_counts(&mut found, &self.models);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
         again.sort_unstable();
         again.dedup();
         for ri in again {
-            let excluded: Vec<bool> = self
+            let full: Vec<bool> = self
                 .models
                 .iter()
                 .enumerate()
                 .map(|(mi, m)| {
-                    let kept = found.iter().filter(|f| f.detection.model == mi);
-                    let (n, here) = kept.fold((0u32, false), |(n, h), f| (n + 1, h || f.region == ri));
-                    self.off_counter[mi] || (n >= m.count.max(1) && !here)
+                    found.iter().filter(|f| f.detection.model == mi).count() as u32 >= m.count.max(1)
                 })
+                .collect();
+            let excluded: Vec<bool> = full
+                .iter()
+                .zip(&self.off_counter)
+                .map(|(&f, &o)| f || o)
                 .collect();
             if excluded == self.off_counter {
                 continue;
             }
-            let result = detector.detect_excluding(&regions[ri], &self.models, &self.view, &excluded);
+            let stay: Vec<Found> = found
+                .iter()
+                .filter(|f| f.region == ri && full[f.detection.model])
+                .cloned()
+                .collect();
+            let held: Vec<Detection> = stay.iter().map(|f| f.detection.clone()).collect();
+            let result = detector.detect_around(&regions[ri], &self.models, &self.view, &excluded, &held);
             found.retain(|f| f.region != ri);
+            found.extend(stay);
             found.extend(result.detections.into_iter().map(|detection| Found {
                 detection,
                 region: ri,

@@ -121,6 +121,8 @@ const PRUNE_AREA_SHARE_TABLE_LIKE: f64 = 0.12;
 const WINDOW_MARGIN_MM: f64 = 6.0;
 /// Most pieces one region may hold (a guard against runaway loops).
 const MAX_PIECES_PER_REGION: usize = 64;
+/// The mark of pixels a kept piece explains ([`Detector::detect_around`]): above any detection's.
+const KEPT: u16 = u16::MAX;
 /// A piece seen by its top (see [`Model::seen_by_top`]) must show its top's colour over at
 /// least this share of the top's area.
 const MIN_TOP_SHARE: f64 = 0.35;
@@ -333,6 +335,11 @@ pub struct Detector {
     scratch: ScoreScratch,
     /// Models not tried in the current call (see [`Detector::detect_excluding`]).
     excluded: Vec<bool>,
+    /// Pieces kept from an earlier look at the region (see [`Detector::detect_around`]): their
+    /// decks carry treasures found now.
+    kept: Vec<Detection>,
+    /// Pixels they explain ([`KEPT`]; 0 elsewhere): these count neither way and seed nothing.
+    kept_marks: Vec<u16>,
     /// Footprints of the pieces found so far in the current call that treasures ride on.
     decks: Vec<PolygonMm>,
     /// Height (mm) at which [`Detector::best_fit`] fits: 0 on the table, a deck's height when
@@ -380,12 +387,38 @@ impl Detector {
         view: &Viewpoint,
         excluded: &[bool],
     ) -> RegionResult {
+        self.detect_around(region, models, view, excluded, &[])
+    }
+
+    /// Like [`Detector::detect_excluding`], around pieces `kept` from an earlier look at the
+    /// region: their pixels are explained before anything is fitted (they weigh nothing and
+    /// seed nothing), and they are not part of the result.
+    pub fn detect_around(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        excluded: &[bool],
+        kept: &[Detection],
+    ) -> RegionResult {
         self.excluded = excluded.to_vec();
         let n = region.len();
-        // 0 = unexplained; k + 1 = explained by detection k.
-        let mut explained: Vec<u16> = vec![0; n];
+        self.kept = kept.to_vec();
+        self.kept_marks = vec![0; n];
         // Inside the silhouette of a piece already found.
         let mut covered: Vec<bool> = vec![false; n];
+        for d in kept {
+            mark_explained(
+                region,
+                &models[d.model],
+                &d.fit.silhouette,
+                &mut self.kept_marks,
+                KEPT,
+            );
+            for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
+        }
+        // 0 = unexplained; k + 1 = explained by detection k; [`KEPT`] by a kept piece.
+        let mut explained: Vec<u16> = self.kept_marks.clone();
         let mut detections: Vec<Detection> = Vec::new();
         let all: Vec<usize> = (0..n).filter(|&p| region.labels[p] == Label::Piece).collect();
         let queue = split(region, &all, &explained);
@@ -406,13 +439,13 @@ impl Detector {
         let alike = self.finish(region, models, view, &mut detections, &explained, None);
         if alike.iter().any(|&t| t) {
             self.untangle(region, models, view, &mut detections, &explained);
-            explained = remarked(region, models, &detections);
+            explained = remarked(region, models, &detections, &self.kept_marks);
             self.finish(region, models, view, &mut detections, &explained, Some(&alike));
         }
         // A second look at what the final poses leave: a piece whose pixels a neighbour held
         // from its first, rougher pose (an anchor at its ship's side) was turned down then.
         // Only seeds holding such freed pixels are new; the rest were turned down as they are.
-        explained = remarked(region, models, &detections);
+        explained = remarked(region, models, &detections, &self.kept_marks);
         let found = detections.len();
         let left: Vec<Vec<usize>> = split(region, &all, &explained)
             .into_iter()
@@ -434,7 +467,7 @@ impl Detector {
             if detections.len() > found {
                 let new: Vec<bool> = (0..detections.len()).map(|k| k >= found).collect();
                 self.finish(region, models, view, &mut detections, &explained, Some(&new));
-                explained = remarked(region, models, &detections);
+                explained = remarked(region, models, &detections, &self.kept_marks);
             }
         }
         self.deck_loads(
@@ -446,13 +479,13 @@ impl Detector {
             &mut covered,
         );
         self.rebase(region, models, view, &mut detections, &explained);
-        drop_treasures_inside_pieces(models, &mut detections);
+        drop_treasures_inside_pieces(models, &mut detections, kept);
         for d in &mut detections {
             if models[d.model].kind == PieceKind::InkDie {
                 d.top = die_top(region, &models[d.model], &d.fit, view);
             }
         }
-        let (unexplained_px, unexplained_box) = unexplained(region, &detections);
+        let (unexplained_px, unexplained_box) = unexplained(region, detections.iter().chain(kept));
         RegionResult {
             detections,
             unexplained_px,
@@ -492,6 +525,7 @@ impl Detector {
             };
             self.decks = detections
                 .iter()
+                .chain(&self.kept)
                 .filter(|d| models[d.model].carries_treasures())
                 .map(|d| models[d.model].footprint(&d.fit.pose))
                 .collect();
@@ -1088,6 +1122,7 @@ impl Detector {
     ) {
         let hosts: Vec<(PolygonMm, f64, bool)> = detections
             .iter()
+            .chain(&self.kept)
             .filter(|d| models[d.model].carries_treasures())
             .map(|d| {
                 let m = &models[d.model];
@@ -1421,8 +1456,8 @@ fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
 }
 
 /// `explained` marked afresh from the detections' silhouettes, in the order they were found.
-fn remarked(region: &Region, models: &[Model], detections: &[Detection]) -> Vec<u16> {
-    let mut explained = vec![0; region.len()];
+fn remarked(region: &Region, models: &[Model], detections: &[Detection], kept_marks: &[u16]) -> Vec<u16> {
+    let mut explained = kept_marks.to_vec();
     for (k, d) in detections.iter().enumerate() {
         mark_explained(
             region,
@@ -1483,10 +1518,11 @@ pub fn fit_at(
 /// two pieces cannot stand in one place, and the head's white eyes with their dark pupils,
 /// leaning past its outline, look like a captain. Only round pieces count: their footprints
 /// are sure, where a tentacle's or an anchor's fitted a little off may overlap a treasure
-/// that touches it.
-fn drop_treasures_inside_pieces(models: &[Model], detections: &mut Vec<Detection>) {
+/// that touches it. Pieces `kept` from an earlier look count as found.
+fn drop_treasures_inside_pieces(models: &[Model], detections: &mut Vec<Detection>, kept: &[Detection]) {
     let solid: Vec<PolygonMm> = detections
         .iter()
+        .chain(kept)
         .filter(|d| {
             let m = &models[d.model];
             m.round && m.kind != PieceKind::Treasure && !m.carries_treasures()
@@ -1636,7 +1672,10 @@ fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>
 /// The largest 8-connected patch of changed pixels outside every detection's silhouette: its
 /// size in pixels and its bounding box. Scattered leftovers (a piece's rim, a shadow's dark
 /// core) stay small; a hand or an arm is one large patch.
-fn unexplained(region: &Region, detections: &[Detection]) -> (usize, Option<(usize, usize, usize, usize)>) {
+fn unexplained<'a>(
+    region: &Region,
+    detections: impl Iterator<Item = &'a Detection>,
+) -> (usize, Option<(usize, usize, usize, usize)>) {
     let mut covered = vec![false; region.len()];
     for d in detections {
         for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
