@@ -749,6 +749,58 @@ fn a_piece_pushed_out_of_view_is_lost_and_must_be_redropped() {
     assert!(rulings.out_of_ocean.is_empty());
 }
 
+/// What vision makes of a hand reaching in from the edge (a chest on its sleeve, say) is
+/// tracked while the hand is there; when it is gone with the hand, no piece left the view. A
+/// hand is not called an obstruction in every frame it is in (here one frame in four, as when
+/// little of it is in view): those frames do not make what it shows a piece of the table.
+#[test]
+fn a_piece_seen_only_under_a_hand_is_not_reported_out_of_view_when_the_hand_leaves() {
+    let mut run = Run::new(table(), 12);
+    run.run(20, Flags::default());
+    let before = run.committer.committed().unwrap().clone();
+    run.scene.pieces.push(treasure(TreasureType::Chest, 880.0, 300.0));
+    for _ in 0..3 {
+        run.run(3, HAND);
+        run.step(Flags::default());
+    }
+    assert_eq!(
+        run.state().pieces.len(),
+        table().len() + 1,
+        "tracked under the hand"
+    );
+    run.scene.pieces.pop();
+    let states = run.run(20, Flags::default());
+    let departures: Vec<&TrackEvent> = states
+        .iter()
+        .flat_map(|(s, _)| &s.events)
+        .filter(|e| matches!(e, TrackEvent::Departed { .. }))
+        .collect();
+    assert_eq!(departures.len(), 1, "{departures:?}");
+    assert!(
+        !departures.iter().any(|e| matches!(
+            e,
+            TrackEvent::Departed {
+                departure: Departure::AtEdge,
+                ..
+            }
+        )),
+        "{departures:?}"
+    );
+    assert!(
+        run.state().lost.iter().all(|l| l.departure != Departure::AtEdge),
+        "{:?}",
+        run.state().lost
+    );
+    assert!(run.state().settled);
+    assert_eq!(run.state().pieces.len(), table().len());
+    let after = run.committer.committed().unwrap();
+    assert_eq!(
+        after.frame.pieces.len(),
+        before.frame.pieces.len(),
+        "the committed table is the table before the hand"
+    );
+}
+
 #[test]
 fn a_one_frame_flicker_never_becomes_a_piece() {
     let mut run = Run::new(table(), 12);

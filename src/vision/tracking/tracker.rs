@@ -14,7 +14,9 @@
 //!    the id of a lost piece of its class, else the next id `p1`, `p2`, ...
 //! 4. **Drop** a confirmed track after `max_missed_frames` frames unseen; it is kept as lost with
 //!    where it was last seen. Frames that are obstructed, moved or relit are not counted: a
-//!    piece under a hand keeps its id however long the hand stays.
+//!    piece under a hand keeps its id however long the hand stays. A piece never seen with the
+//!    ocean clear (a few frames after any hand) is not said to have left at the edge: it may
+//!    have been the hand.
 //! 5. **Settle**: any appearance, departure, move, or change of class, top, load or island
 //!    restarts the count of still frames; so do obstruction, a moved view and a lighting
 //!    change. The table is settled after `settle_frames` still frames with nothing pending (a
@@ -52,7 +54,14 @@ pub struct Tracker {
     next_id: u64,
     last_seq: Option<u64>,
     frames_still: u32,
+    /// Consecutive frames with nothing over the ocean.
+    frames_clear: u32,
 }
+
+/// A frame counts as clear of hands (see `Track::seen_clear`) after this many unobstructed
+/// frames in a row: a hand reaching in or drawing back is not always large enough in view to be
+/// called an obstruction, frame by frame.
+const CLEAR_AFTER_FRAMES: u32 = 3;
 
 #[derive(Debug, Clone)]
 struct Lost {
@@ -85,6 +94,10 @@ struct Track {
     missed: u32,
     /// Consecutive frames unseen, all counted.
     unseen: u32,
+    /// Seen at least once with nothing over the ocean (for [`CLEAR_AFTER_FRAMES`] frames). A
+    /// piece seen only while a hand was there may be the hand itself (or what vision made of
+    /// it): when it is gone after the hand left, it did not leave the view.
+    seen_clear: bool,
     /// The latest sighting, as vision reported it.
     last: PieceReport,
 }
@@ -111,6 +124,7 @@ impl Tracker {
             next_id: 1,
             last_seq: None,
             frames_still: 0,
+            frames_clear: 0,
         })
     }
 
@@ -127,6 +141,7 @@ impl Tracker {
         self.next_id = 1;
         self.last_seq = None;
         self.frames_still = 0;
+        self.frames_clear = 0;
     }
 
     /// Takes one frame. A refused observation (see [`TrackingError`]) changes nothing.
@@ -136,6 +151,11 @@ impl Tracker {
         let mut events = Vec::new();
         let trusted = !(obs.view_moved || obs.lighting_changed);
         self.age_lost();
+        self.frames_clear = if obs.obstructed {
+            0
+        } else {
+            self.frames_clear.saturating_add(1)
+        };
         if trusted {
             self.track(obs, &mut events);
         } else {
@@ -266,6 +286,7 @@ impl Tracker {
             .filter_map(|(d, o)| Some((d.report.id.as_str(), self.tracks.get((*o)?)?.key)))
             .collect();
         let ids_before = self.public_ids();
+        let clear = self.frames_clear >= CLEAR_AFTER_FRAMES;
         let mut seen = vec![false; self.tracks.len()];
         let Tracker {
             tracks,
@@ -277,6 +298,7 @@ impl Tracker {
             let Some(i) = *o else { continue };
             let Some(t) = tracks.get_mut(i) else { continue };
             seen[i] = true;
+            t.seen_clear |= clear;
             let load = d
                 .report
                 .loaded_on
@@ -335,6 +357,7 @@ impl Tracker {
             age: 0,
             missed: 0,
             unseen: 0,
+            seen_clear: false,
             last: d.report.clone(),
         }
     }
@@ -370,9 +393,11 @@ impl Tracker {
                         t.load = Some(old_key);
                     }
                 }
+                let seen_clear = self.tracks[j].seen_clear;
                 let t = &mut self.tracks[i];
                 t.key = old_key;
                 t.number = number;
+                t.seen_clear |= seen_clear;
                 if let Some(n) = number {
                     events.push(TrackEvent::Moved {
                         id: id_of(n),
@@ -458,11 +483,12 @@ impl Tracker {
             let Some(number) = t.number else { continue };
             let mut last = self.report(t, &ids);
             last.loaded_on = None;
-            let departure = if self.area.at_edge(last.center_mm, self.config.lost_edge_margin_mm) {
-                Departure::AtEdge
-            } else {
-                Departure::InView
-            };
+            let departure =
+                if t.seen_clear && self.area.at_edge(last.center_mm, self.config.lost_edge_margin_mm) {
+                    Departure::AtEdge
+                } else {
+                    Departure::InView
+                };
             events.push(TrackEvent::Departed {
                 id: id_of(number),
                 departure,
