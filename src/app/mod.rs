@@ -524,6 +524,8 @@ impl OctorefApp {
         let live = LiveSource::start_source(ctx, description, source, config)?;
         self.live.shut_down();
         self.live = live;
+        // As a source chosen in the Sources panel: the referee reads the new source's frames.
+        self.connect_referee(ctx);
         Ok(())
     }
 
