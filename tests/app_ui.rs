@@ -1224,3 +1224,543 @@ fn the_cameras_die_colour_prefills_the_question_and_one_click_confirms_or_overri
     assert_eq!(saved_events(&h), 5);
     assert_eq!(last_drop_top(&h), Some(DieTop::Black));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The wizard's fallback and live overlay, the referee's notices, the cameras in Sources
+
+/// A camera filming whatever pictures the test holds in front of it, in turn, about 20 frames a
+/// second: the test changes the scene by replacing them.
+#[derive(Debug)]
+struct Filming {
+    pictures: std::sync::Arc<std::sync::Mutex<Vec<opencv::core::Mat>>>,
+    seq: u64,
+}
+
+impl Filming {
+    fn new(
+        pictures: Vec<opencv::core::Mat>,
+    ) -> (Self, std::sync::Arc<std::sync::Mutex<Vec<opencv::core::Mat>>>) {
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(pictures));
+        (
+            Filming {
+                pictures: std::sync::Arc::clone(&shared),
+                seq: 0,
+            },
+            shared,
+        )
+    }
+}
+
+impl octoref::capture::FrameSource for Filming {
+    fn open(&mut self) -> Result<octoref::capture::SourceInfo, octoref::capture::CaptureError> {
+        use opencv::prelude::MatTraitConst;
+        let pictures = self.pictures.lock().unwrap();
+        Ok(octoref::capture::SourceInfo {
+            kind: octoref::capture::SourceKind::Fake,
+            name: "test camera".into(),
+            width: pictures[0].cols() as u32,
+            height: pictures[0].rows() as u32,
+            fps: 20.0,
+            pixel_format: None,
+        })
+    }
+
+    fn next_frame(
+        &mut self,
+        stop: &octoref::capture::StopSignal,
+    ) -> Result<octoref::capture::Frame, octoref::capture::CaptureError> {
+        use opencv::prelude::MatTraitConst;
+        stop.sleep(std::time::Duration::from_millis(50));
+        let image = {
+            let pictures = self.pictures.lock().unwrap();
+            pictures[self.seq as usize % pictures.len()].try_clone()?
+        };
+        let frame = octoref::capture::Frame {
+            image,
+            seq: self.seq,
+            connection: 1,
+            captured_at: std::time::Instant::now(),
+            source: octoref::capture::SourceKind::Fake,
+            label: std::sync::Arc::from("test camera"),
+        };
+        self.seq += 1;
+        Ok(frame)
+    }
+
+    fn close(&mut self) {}
+}
+
+/// Films `pictures` with the app's running source replaced by a [`Filming`] camera.
+fn film(
+    h: &mut Harness<'_, OctorefApp>,
+    pictures: Vec<opencv::core::Mat>,
+) -> std::sync::Arc<std::sync::Mutex<Vec<opencv::core::Mat>>> {
+    let (camera, shared) = Filming::new(pictures);
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .use_source(
+            &ctx,
+            "test camera",
+            camera,
+            octoref::capture::WorkerConfig::default(),
+        )
+        .unwrap();
+    shared
+}
+
+/// Steps the app in real time until `text` shows, for at most `secs` seconds.
+fn step_until_within(h: &mut Harness<'_, OctorefApp>, secs: u64, text: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if has_text(h, text) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    panic!(
+        "{text:?} never showed; faults {:?}",
+        h.state().referee_snapshot().map(|s| s.faults.clone())
+    );
+}
+
+/// Where the last frame drew a picture (a textured mesh: text is drawn with the font atlas).
+fn picture_rect(h: &Harness<'_, OctorefApp>) -> egui::Rect {
+    let rects: Vec<egui::Rect> = h
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            egui::Shape::Mesh(m) if m.texture_id != egui::TextureId::default() => Some(m.calc_bounds()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rects.len(), 1, "one picture on screen: {rects:?}");
+    rects[0]
+}
+
+/// The screen point showing image pixel `(x, y)` of a `size` picture drawn at `rect`.
+fn on_screen(rect: egui::Rect, size: (f64, f64), x: f64, y: f64) -> egui::Pos2 {
+    egui::pos2(
+        rect.left() + (x / size.0) as f32 * rect.width(),
+        rect.top() + (y / size.1) as f32 * rect.height(),
+    )
+}
+
+fn click_at(h: &mut Harness<'_, OctorefApp>, pos: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(pos));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::default(),
+        });
+    }
+    h.run();
+}
+
+#[test]
+fn without_markers_four_clicked_corners_of_an_a4_sheet_give_a_profile_that_measures_it() {
+    use octoref::table::{PointMm, PointPx};
+    use opencv::core::{CV_8UC3, Mat, Point, Scalar, Vector};
+    let dir = tempfile::tempdir().unwrap();
+    // A white A4 sheet seen at a slant on a dark table, no board markers anywhere: its corners
+    // top-left, top-right, bottom-right, bottom-left in image pixels.
+    let corners = [(400.0, 150.0), (820.0, 170.0), (900.0, 640.0), (330.0, 600.0)];
+    let (w, h_px) = (1280, 720);
+    let mut picture =
+        Mat::new_rows_cols_with_default(h_px, w, CV_8UC3, Scalar::new(60.0, 70.0, 80.0, 0.0)).unwrap();
+    let quad: Vector<Point> = corners
+        .iter()
+        .map(|&(x, y)| Point::new(x as i32, y as i32))
+        .collect();
+    opencv::imgproc::fill_convex_poly(
+        &mut picture,
+        &quad,
+        Scalar::new(245.0, 245.0, 245.0, 0.0),
+        opencv::imgproc::LINE_8,
+        0,
+    )
+    .unwrap();
+    let path = dir.path().join("a4.png");
+    std::fs::write(&path, octoref::synth::encode_png(&picture).unwrap()).unwrap();
+
+    let mut h = app_in(&dir.path().join("cfg"));
+    click(&mut h, "Calibrate");
+    click(&mut h, "Next: capture the board");
+    set_text(&mut h, "Board picture file:", path.to_str().unwrap());
+    h.get_by_label("Load the board picture").click();
+    h.run_steps(2);
+    // The markers are looked for and not found: the board cannot be solved.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while has_text(&h, "Looking for the markers") && std::time::Instant::now() < deadline {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    h.run();
+    assert!(
+        has_text(&h, "No board found") || has_text(&h, "Markers found: 0 markers"),
+        "no markers on a plain sheet"
+    );
+    assert!(h.get_by_label("Solve").accesskit_node().is_disabled());
+    click(
+        &mut h,
+        "No markers found? Click the four corners of a rectangle you know",
+    );
+    set_number(&mut h, "Width, mm:", 210.0);
+    set_number(&mut h, "Height, mm:", 297.0);
+    assert!(
+        h.get_by_label("Use the four corners")
+            .accesskit_node()
+            .is_disabled()
+    );
+    for (i, &(x, y)) in corners.iter().enumerate() {
+        let rect = picture_rect(&h);
+        click_at(&mut h, on_screen(rect, (f64::from(w), f64::from(h_px)), x, y));
+        assert!(has_text(&h, &format!("{} of 4 corners clicked", i + 1)));
+    }
+    // A fifth click is not a corner.
+    let rect = picture_rect(&h);
+    click_at(&mut h, rect.center());
+    assert!(has_text(&h, "4 of 4 corners clicked"));
+    click(&mut h, "Use the four corners");
+    assert!(has_text(&h, "Four corners used:"));
+    let profile = h
+        .state()
+        .wizard()
+        .profile()
+        .expect("a profile from the four corners")
+        .clone();
+    // The sheet's corners, where they are in the picture, measure as the sheet: origin at the
+    // first corner, 210 mm across, 297 mm down.
+    let sheet = [(0.0, 0.0), (210.0, 0.0), (210.0, 297.0), (0.0, 297.0)];
+    for (&(x, y), &(mx, my)) in corners.iter().zip(&sheet) {
+        let mm = profile.px_to_mm(PointPx::new(x, y)).unwrap();
+        let off = mm.distance(PointMm::new(mx, my));
+        assert!(
+            off < 1.5,
+            "corner ({x}, {y}) px measures {mm:?}, {off:.2} mm from ({mx}, {my})"
+        );
+    }
+    assert_eq!(
+        (profile.image_size.width, profile.image_size.height),
+        (w as u32, h_px as u32)
+    );
+    click(&mut h, "Next: the empty table");
+    assert!(has_text(&h, "Take the board away."));
+}
+
+/// The closed four-sided outlines drawn in the marker overlay's blue.
+fn marker_outlines(h: &Harness<'_, OctorefApp>) -> Vec<egui::Rect> {
+    let blue = egui::Color32::from_rgb(0x1E, 0x88, 0xE5);
+    h.output()
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            egui::Shape::Path(p)
+                if p.closed
+                    && p.points.len() == 4
+                    && p.stroke.color == egui::epaint::ColorMode::Solid(blue) =>
+            {
+                Some(p.visual_bounding_rect())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The number of markers the wizard says it found ("Markers found: 12 markers, ...").
+fn markers_said(h: &Harness<'_, OctorefApp>) -> usize {
+    let node = h.get_by_label_contains("Markers found:");
+    // A label's text is its accessible value.
+    let text = node.accesskit_node().value().unwrap_or_default().to_string();
+    let n = text
+        .trim_start_matches("Markers found: ")
+        .split(' ')
+        .next()
+        .unwrap();
+    n.parse().unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+#[test]
+fn the_markers_found_on_the_live_camera_are_drawn_over_it_and_over_the_capture() {
+    use octoref::capture::demo::DemoGame;
+    let dir = tempfile::tempdir().unwrap();
+    let game = DemoGame::load().unwrap();
+    let board = octoref::synth::render_board(game.scene()).unwrap();
+    let mut h = app_in(dir.path());
+    film(&mut h, vec![board]);
+    click_live(&mut h, "Calibrate");
+    click_live(&mut h, "Next: capture the board");
+    // Before any capture: the camera's picture, the markers found on it drawn over it.
+    step_until(&mut h, "Markers found:");
+    h.run_steps(2);
+    assert!(has_text(&h, "Live view: camera frame"));
+    let n = markers_said(&h);
+    assert!(n >= 4, "the board's markers are found: {n}");
+    let live = picture_rect(&h);
+    let outlines = marker_outlines(&h);
+    assert_eq!(outlines.len(), n, "one outline per marker found");
+    assert!(
+        outlines.iter().all(|r| live.expand(2.0).contains_rect(*r)),
+        "the outlines lie on the live picture {live:?}"
+    );
+    // Captured: the same overlay over the still picture.
+    click_live(&mut h, "Capture the board from the camera");
+    step_until(&mut h, "Markers found:");
+    h.run_steps(2);
+    assert!(has_text(&h, "Captured: camera frame"));
+    let captured = picture_rect(&h);
+    let outlines = marker_outlines(&h);
+    assert_eq!(outlines.len(), markers_said(&h));
+    assert!(outlines.iter().all(|r| captured.expand(2.0).contains_rect(*r)));
+}
+
+/// The app at the table with the demo's calibration as the family's own profile, a game started,
+/// filming `pictures`.
+fn at_the_table_filming(
+    dir: &Path,
+    pictures: Vec<opencv::core::Mat>,
+) -> (
+    Harness<'static, OctorefApp>,
+    std::sync::Arc<std::sync::Mutex<Vec<opencv::core::Mat>>>,
+) {
+    use octoref::capture::demo::{DEMO_PROFILE_JSON, DEMO_REFERENCE_FILE, DEMO_REFERENCE_PNG};
+    let profile_path = dir.join("table.json");
+    std::fs::write(&profile_path, DEMO_PROFILE_JSON).unwrap();
+    std::fs::write(dir.join(DEMO_REFERENCE_FILE), DEMO_REFERENCE_PNG).unwrap();
+    let options = AppOptions {
+        config_dir: dir.join("cfg"),
+        args: AppArgs {
+            calibration: Some(profile_path),
+            ..AppArgs::default()
+        },
+        source: None,
+        cameras: Some(Ok(Vec::new())),
+    };
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1500.0, 950.0))
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.run();
+    start_game(&mut h);
+    let shared = film(&mut h, pictures);
+    (h, shared)
+}
+
+/// The demo's set-up table (before the first flick) as the camera sees it, with `faults`; the
+/// hand's pose follows `index`.
+fn demo_table(faults: &octoref::synth::Faults, index: usize) -> opencv::core::Mat {
+    use octoref::capture::demo::DemoGame;
+    let game = DemoGame::load().unwrap();
+    let still = game
+        .states()
+        .iter()
+        .find(|s| s.phase == octoref::capture::DemoPhase::Still)
+        .unwrap();
+    let mut layout = (*still.layout).clone();
+    layout.frame = index;
+    let frame = game.scene().frame_from(layout, faults).unwrap();
+    octoref::synth::jpeg_round_trip(
+        &octoref::synth::render_frame(game.scene(), &frame.layout, &frame.options).unwrap(),
+        frame.jpeg_quality,
+    )
+    .unwrap()
+}
+
+/// What the view says while the table is not settled: the settling card ("Waiting for the table
+/// to settle…") or the hand's ("…: waiting for the table to settle (rulings held).").
+const SETTLING: &str = "for the table to settle";
+
+fn settled_reading(h: &Harness<'_, OctorefApp>) -> Option<u64> {
+    h.state()
+        .referee_snapshot()
+        .and_then(|s| s.committed.as_ref().map(|c| c.measured_seq))
+}
+
+/// Steps until the table has settled: a committed reading and no word of settling.
+fn step_until_settled(h: &mut Harness<'_, OctorefApp>, secs: u64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while std::time::Instant::now() < deadline {
+        h.step();
+        if settled_reading(h).is_some() && !has_text(h, SETTLING) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    panic!(
+        "the table never settled; faults {:?}",
+        h.state().referee_snapshot().map(|s| s.faults.clone())
+    );
+}
+
+#[test]
+fn a_hand_over_the_ocean_shows_waiting_for_the_table_to_settle_until_it_is_gone() {
+    use octoref::synth::Faults;
+    let dir = tempfile::tempdir().unwrap();
+    let clean = demo_table(&Faults::none(), 0);
+    let (mut h, camera) = at_the_table_filming(dir.path(), vec![clean.clone()]);
+    step_until_settled(&mut h, 180);
+    // A hand reaches over the ocean (moving: a new pose every frame).
+    let hand = Faults {
+        hand: true,
+        ..Faults::none()
+    };
+    *camera.lock().unwrap() = (0..4).map(|i| demo_table(&hand, 100 + i)).collect();
+    step_until_within(&mut h, 120, SETTLING);
+    let held = settled_reading(&h);
+    assert!(held.is_some());
+    // On every frame while the hand moves there, for a few seconds and until the hand itself
+    // is named.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut named = false;
+    for frame in 0.. {
+        h.step();
+        assert!(has_text(&h, SETTLING), "the notice went with the hand there");
+        assert_eq!(settled_reading(&h), held, "a new reading while the hand is there");
+        named |= has_text(&h, "Something is over the ocean");
+        if (named && frame >= 60) || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    assert!(named, "the hand over the ocean is named");
+    assert!(
+        h.state().referee_snapshot().unwrap().settling,
+        "the referee is waiting"
+    );
+    // The hand is gone and the table is still: the notice goes and readings resume.
+    *camera.lock().unwrap() = vec![clean];
+    step_until_settled(&mut h, 180);
+    assert!(settled_reading(&h) > held, "a new settled reading");
+}
+
+#[test]
+fn a_moved_view_shows_the_recalibrate_banner_whose_button_opens_the_wizard() {
+    use octoref::synth::{CameraNudge, Faults};
+    let dir = tempfile::tempdir().unwrap();
+    let clean = demo_table(&Faults::none(), 0);
+    let (mut h, camera) = at_the_table_filming(dir.path(), vec![clean]);
+    step_until_settled(&mut h, 180);
+    assert!(!has_text(&h, "The view moved"));
+    // The camera is bumped.
+    let nudged = demo_table(
+        &Faults {
+            camera_nudge: Some(CameraNudge::default()),
+            ..Faults::none()
+        },
+        5,
+    );
+    *camera.lock().unwrap() = vec![nudged];
+    step_until_within(&mut h, 180, "The view moved — re-calibrate");
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Re-register").is_some(),
+        "re-registering is offered too"
+    );
+    click_live(&mut h, "Re-calibrate");
+    assert_eq!(h.state().state().panel, PanelId::Calibrate);
+    assert!(has_text(&h, "Calibrate the camera"));
+}
+
+/// A camera as `list_cameras` describes it, with three modes.
+fn listed_camera() -> octoref::capture::CameraInfo {
+    use octoref::capture::{CaptureFormat, PixelFormat};
+    let mode = |width, height, fps, pixel| CaptureFormat {
+        width,
+        height,
+        fps,
+        pixel,
+    };
+    octoref::capture::CameraInfo {
+        index: 3,
+        name: "Desk Cam".into(),
+        formats: vec![
+            mode(640, 480, 30, PixelFormat::Mjpeg),
+            mode(1280, 720, 30, PixelFormat::Mjpeg),
+            mode(1920, 1080, 15, PixelFormat::Yuyv),
+        ],
+        problem: None,
+    }
+}
+
+#[test]
+fn the_sources_panel_lists_each_camera_with_its_modes_and_asks_for_the_mode_chosen() {
+    use octoref::app::live::LiveSource;
+    use octoref::app::sources_panel::SourcesPanel;
+    use octoref::capture::WantedFormat;
+    struct Panel {
+        panel: SourcesPanel,
+        live: LiveSource,
+        chosen: Option<SourceChoice>,
+    }
+    let mut h = Harness::builder().with_size(WINDOW).build_ui_state(
+        |ui, s: &mut Panel| {
+            if let Some(c) = s.panel.ui(ui, &s.live) {
+                s.chosen = Some(c);
+            }
+        },
+        Panel {
+            panel: SourcesPanel::new(Some(Ok(vec![listed_camera()]))),
+            live: LiveSource::idle("no source chosen"),
+            chosen: None,
+        },
+    );
+    h.run();
+    assert!(h.query_all_by_label("Desk Cam (camera 3)").next().is_some());
+    // The mode nearest the default wish is picked first; every mode is offered.
+    let modes = h.get_by_role(Role::ComboBox);
+    assert_eq!(
+        modes.accesskit_node().value().as_deref(),
+        Some("1280x720 @ 30 fps MJPEG")
+    );
+    modes.click();
+    h.run();
+    for mode in [
+        "640x480 @ 30 fps MJPEG",
+        "1280x720 @ 30 fps MJPEG",
+        "1920x1080 @ 15 fps YUYV",
+    ] {
+        assert!(h.query_all_by_label(mode).next().is_some(), "{mode} is offered");
+    }
+    h.get_by_role_and_label(Role::Button, "1920x1080 @ 15 fps YUYV")
+        .click();
+    h.run();
+    h.get_by_label("Use camera 3").click();
+    h.run();
+    let Some(SourceChoice::Camera(asked)) = &h.state().chosen else {
+        panic!("no camera chosen: {:?}", h.state().chosen);
+    };
+    assert_eq!(asked.index, 3);
+    assert_eq!(asked.name.as_deref(), Some("Desk Cam"));
+    assert_eq!(
+        asked.wanted,
+        WantedFormat {
+            width: 1920,
+            height: 1080,
+            fps: 15
+        }
+    );
+    assert!(asked.lock_controls);
+}
+
+#[test]
+fn a_camera_chosen_in_the_sources_panel_becomes_the_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = AppOptions {
+        config_dir: dir.path().to_path_buf(),
+        args: AppArgs::default(),
+        source: None,
+        cameras: Some(Ok(vec![listed_camera()])),
+    };
+    let mut h = Harness::builder()
+        .with_size(WINDOW)
+        .build_eframe(move |cc| OctorefApp::new(&cc.egui_ctx, options));
+    h.run();
+    click(&mut h, "Sources");
+    assert!(has_text(&h, "Desk Cam (camera 3)"));
+    assert!(has_text(&h, "Now: no source chosen"));
+    click_live(&mut h, "Use camera 3");
+    step_until(&mut h, "Now: camera 3 (Desk Cam)");
+    assert!(has_text(&h, "Source: camera 3 (Desk Cam)"));
+}

@@ -223,13 +223,20 @@ impl CalibrationWizard {
         }
     }
 
+    /// The profile solved from the board or the four corners, before the empty table is read.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
     /// Draws the wizard. `camera` is the running source's newest frame (for captures and the live
-    /// marker overlay).
+    /// marker overlay) and `live_picture` its texture (the live view the markers are drawn over
+    /// until a picture is captured).
     pub fn ui(
         &mut self,
         ui: &mut Ui,
         palette: &Palette,
         camera: Option<&crate::capture::Frame>,
+        live_picture: Option<&egui::TextureHandle>,
     ) -> Option<WizardOutcome> {
         let mut outcome = None;
         ui.horizontal(|ui| {
@@ -268,7 +275,7 @@ impl CalibrationWizard {
             .auto_shrink([false, false])
             .show(ui, |ui| match self.step {
                 Step::PrintBoard => self.print_ui(ui),
-                Step::CaptureBoard => self.capture_ui(ui, camera),
+                Step::CaptureBoard => self.capture_ui(ui, camera, live_picture),
                 Step::EmptyTable => self.empty_ui(ui, palette, camera),
                 Step::Save => outcome = self.save_ui(ui),
             });
@@ -326,7 +333,12 @@ impl CalibrationWizard {
         );
     }
 
-    fn capture_ui(&mut self, ui: &mut Ui, camera: Option<&crate::capture::Frame>) {
+    fn capture_ui(
+        &mut self,
+        ui: &mut Ui,
+        camera: Option<&crate::capture::Frame>,
+        live_picture: Option<&egui::TextureHandle>,
+    ) {
         ui.label("Lay the board flat in the middle of the ocean, with the whole board in view, then capture it. Or load a picture taken earlier.");
         ui.horizontal(|ui| {
             if ui
@@ -364,26 +376,30 @@ impl CalibrationWizard {
                 self.start_detection(ui.ctx(), &f.image, f.seq);
             }
         }
-        let picture = self.board_picture.as_ref().map(|p| (&p.texture, p.label.clone()));
-        let shown = match picture {
-            Some((t, label)) => {
-                ui.label(format!("Captured: {label}"));
-                Some(t.clone())
+        let on = self.board_picture.as_ref().map(|p| {
+            ui.label(format!("Captured: {}", p.label));
+            camera_view::show_as(ui, &p.texture, PICTURE_HEIGHT, picture_size(&p.image))
+        });
+        // Until a picture is captured, the camera's live view, so the markers found can be seen
+        // over the board as it lies now (and the board moved until they all show).
+        let live_on = match (on, camera, live_picture) {
+            (None, Some(f), Some(t)) => {
+                ui.label(format!("Live view: camera frame {}", f.seq));
+                Some(camera_view::show_as(
+                    ui,
+                    t,
+                    PICTURE_HEIGHT,
+                    picture_size(&f.image),
+                ))
             }
-            None => None,
+            _ => None,
         };
-        let size = self
-            .board_picture
-            .as_ref()
-            .map(|p| picture_size(&p.image))
-            .unwrap_or_default();
-        let on = shown
-            .as_ref()
-            .map(|t| camera_view::show_as(ui, t, PICTURE_HEIGHT, size));
+        if let Some(on) = on.or(live_on)
+            && let Some(Ok(d)) = &self.detection
+        {
+            draw_detection(ui, &on, d);
+        }
         if let Some(on) = on {
-            if let Some(Ok(d)) = &self.detection {
-                draw_detection(ui, &on, d);
-            }
             for (i, p) in self.four_points.iter().enumerate() {
                 let c = on.to_screen(p.x, p.y);
                 ui.painter().circle_filled(c, 5.0, style::WARNING_AMBER);
@@ -462,10 +478,12 @@ impl CalibrationWizard {
                 self.four_points.push(p);
             }
             ui.horizontal(|ui| {
-                ui.label("Width, mm:");
-                ui.add(egui::DragValue::new(&mut self.rect_mm[0]).range(0.0..=5000.0));
-                ui.label("Height, mm:");
-                ui.add(egui::DragValue::new(&mut self.rect_mm[1]).range(0.0..=5000.0));
+                let l = ui.label("Width, mm:");
+                ui.add(egui::DragValue::new(&mut self.rect_mm[0]).range(0.0..=5000.0))
+                    .labelled_by(l.id);
+                let l = ui.label("Height, mm:");
+                ui.add(egui::DragValue::new(&mut self.rect_mm[1]).range(0.0..=5000.0))
+                    .labelled_by(l.id);
                 ui.label(format!("{} of 4 corners clicked", self.four_points.len()));
                 if ui.button("Clear the corners").clicked() {
                     self.four_points.clear();

@@ -503,6 +503,11 @@ impl OctorefApp {
         &self.otto
     }
 
+    /// The calibration wizard.
+    pub fn wizard(&self) -> &calibration_wizard::CalibrationWizard {
+        &self.wizard
+    }
+
     /// The Octocube score sheet.
     pub fn octocube(&self) -> &octocube_sheet::OctocubeSheet {
         &self.octocube
@@ -519,6 +524,8 @@ impl OctorefApp {
         let live = LiveSource::start_source(ctx, description, source, config)?;
         self.live.shut_down();
         self.live = live;
+        // As a source chosen in the Sources panel: the referee reads the new source's frames.
+        self.connect_referee(ctx);
         Ok(())
     }
 
@@ -809,7 +816,8 @@ impl eframe::App for OctorefApp {
                 PanelId::Help => self.help.ui(ui, &self.config),
                 PanelId::Calibrate => {
                     if let Some(calibration_wizard::WizardOutcome::Saved(p)) =
-                        self.wizard.ui(ui, &self.palette, self.live.latest_frame())
+                        self.wizard
+                            .ui(ui, &self.palette, self.live.latest_frame(), self.live.texture())
                     {
                         let ctx = ui.ctx().clone();
                         self.use_profile(&ctx, &p);

@@ -147,7 +147,7 @@ impl SourcesPanel {
                     .spacing([12.0, 6.0])
                     .show(ui, |ui| {
                         for cam in &list {
-                            ui.label(format!("{} (camera {})", cam.name, cam.index));
+                            let name = ui.label(format!("{} (camera {})", cam.name, cam.index));
                             if cam.formats.is_empty() {
                                 ui.label(
                                     cam.problem
@@ -166,7 +166,10 @@ impl SourcesPanel {
                                     for (i, f) in cam.formats.iter().enumerate() {
                                         ui.selectable_value(&mut pick, i, f.to_string());
                                     }
-                                });
+                                })
+                                .response
+                                // Named by its camera, so a screen reader (and a test) can find it.
+                                .labelled_by(name.id);
                             self.set_picked(cam.index, pick);
                             if ui.button(format!("Use camera {}", cam.index)).clicked()
                                 && let Some(f) = cam.formats.get(pick)
