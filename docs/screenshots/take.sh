@@ -32,7 +32,8 @@ done
 # The table: a board picture, the empty set-up, a gold bar alone for Teach, the profile
 # `octoref calibrate` makes of them, and the camera: a folder holding the 12th game frame for a
 # minute (a table at rest, and a source that does not end while a screen is being driven).
-# Seed 8: a camera without lens distortion, which one board picture calibrates fully.
+# Seed 8: a camera without lens distortion, which the profile from one board picture (no
+# distortion fitted) describes fully.
 SCENE=$WORK/scene
 SCENE_SEED=${SCENE_SEED:-8}
 "$BIN" synth --seed "$SCENE_SEED" --out "$SCENE" --players 3 --frames 12 --resolution 1280x720 \
@@ -151,7 +152,8 @@ run teach teach light false no "
     snap teach
 " "${FRAMES[@]}" "${CAL[@]}"
 
-# The built-in demo with the live referee: given time to render, settle and rule.
+# The built-in demo with the live referee, given time to render and rule (turn 6; whether its
+# rulings have settled by then depends on how fast the machine analyses).
 WAIT_S=40 run demo game light false no 'snap demo' --demo
 
 # They are committed: a picture over 300 KB (the ones showing the camera's table) is cut down to
