@@ -6,14 +6,14 @@ CARGO ?= cargo
 #  - OpenCV 4.6 with contrib (ArUco) and the clang the opencv crate binds with
 #  - V4L headers for the camera (nokhwa)
 #  - the X11/Wayland/GL/Vulkan runtime eframe/egui load, Mesa's software Vulkan for egui_kittest,
-#    Xvfb for whole-app screenshots, fonts
+#    Xvfb, xdotool and optipng for whole-app screenshots (docs/screenshots/take.sh), fonts
 DEB_PACKAGES := \
 	build-essential pkg-config clang libclang-dev llvm-dev mold \
 	libopencv-dev libopencv-contrib-dev \
 	libv4l-dev linux-libc-dev \
 	libx11-dev libxcursor-dev libxrandr-dev libxi-dev libxkbcommon-dev libxkbcommon-x11-0 \
 	libwayland-dev libgl1 libegl1 libgles2 libgl1-mesa-dri libvulkan1 mesa-vulkan-drivers \
-	xvfb xauth x11-utils imagemagick fonts-dejavu-core
+	xvfb xauth x11-utils imagemagick xdotool optipng fonts-dejavu-core
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

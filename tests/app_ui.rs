@@ -1034,9 +1034,10 @@ fn the_calibration_wizard_on_a_synthetic_board_capture() {
         "the beads read from the string"
     );
     click(&mut h, "Accept the ocean and beads");
-    // Step 4: saved where asked, loadable by the referee, remembered.
+    // Step 4: saved where asked (its folder made: the default one does not exist at first),
+    // loadable by the referee, remembered.
     let out = dir.path().join("profiles").join("kitchen.json");
-    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    assert!(!out.parent().unwrap().exists());
     set_text(&mut h, "Profile file:", out.to_str().unwrap());
     click(&mut h, "Save the profile");
     assert!(has_text(&h, "The profile was saved to"));

@@ -321,13 +321,21 @@ fn cli_writes_a_scene_and_names_bad_flags() {
             "1",
             "--modules",
             "island",
+            "--alone",
+            "gold",
             "--out",
         ])
         .arg(dir.path())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for f in ["board.png", "empty.png", "frame_000.jpg", "truth.json"] {
+    for f in [
+        "board.png",
+        "empty.png",
+        "frame_000.jpg",
+        "truth.json",
+        "alone_gold.jpg",
+    ] {
         assert!(dir.path().join(f).is_file(), "{f} written");
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("seed 3"));
@@ -338,6 +346,7 @@ fn cli_writes_a_scene_and_names_bad_flags() {
         (vec!["--tilt-deg", "60"], "--tilt-deg"),
         (vec!["--beads", "BBX"], "--beads"),
         (vec!["--faults", "earthquake"], "--faults"),
+        (vec!["--alone", "unicorn"], "--alone"),
     ] {
         let out = std::process::Command::new(exe)
             .args(["synth", "--seed", "1", "--out"])

@@ -359,7 +359,7 @@ impl CalibrationWizard {
                 let path = PathBuf::from(self.board_file.trim());
                 match crate::capture::still::load_image(&path) {
                     Ok(img) => self.set_board_picture(ui.ctx(), &img, path.display().to_string()),
-                    Err(e) => self.message = Some((true, format!("{}: {e}", path.display()))),
+                    Err(e) => self.message = Some((true, e.to_string())),
                 }
             }
         });
@@ -553,6 +553,8 @@ impl CalibrationWizard {
             texture,
             label,
         });
+        // A refusal of an earlier picture no longer applies.
+        self.message = None;
         self.detection = None;
         self.four_points.clear();
         self.profile = None;
@@ -593,7 +595,7 @@ impl CalibrationWizard {
                 let path = PathBuf::from(self.empty_file.trim());
                 match crate::capture::still::load_image(&path) {
                     Ok(img) => chosen = Some((img, path.display().to_string())),
-                    Err(e) => self.message = Some((true, format!("{}: {e}", path.display()))),
+                    Err(e) => self.message = Some((true, e.to_string())),
                 }
             }
         });
@@ -727,6 +729,10 @@ impl CalibrationWizard {
             r.file = reference_file.clone();
         }
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        // The default place (`calibration/` in the config directory) does not exist at first.
+        if !dir.as_os_str().is_empty() {
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
         crate::fsutil::write_atomic(&dir.join(&reference_file), &s.reference_png)
             .map_err(|e| e.to_string())?;
         s.profile.save(&path).map_err(|e| e.to_string())?;

@@ -159,7 +159,7 @@ impl TeachPanel {
                         match crate::capture::still::load_image(Path::new(self.file.trim())) {
                             Ok(m) if self.frames.len() < MAX_FRAMES => self.frames.push(m),
                             Ok(_) => self.message = Some((true, format!("At most {MAX_FRAMES} pictures."))),
-                            Err(e) => self.message = Some((true, format!("{}: {e}", self.file.trim()))),
+                            Err(e) => self.message = Some((true, e.to_string())),
                         }
                     }
                 });

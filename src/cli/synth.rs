@@ -3,11 +3,13 @@
 
 use super::{CliError, CliResult, say};
 use crate::synth::{
-    CameraNudge, Faults, LightingChange, Modules, Resolution, Scene, SceneSpec, write_scene_with,
+    CameraNudge, Faults, LightingChange, Modules, Resolution, Scene, SceneSpec, encode_jpeg, render_frame,
+    write_scene_with,
 };
+use crate::table::PieceKind;
 use anyhow::anyhow;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Most frames one run may render.
 const MAX_FRAMES: u32 = 1000;
@@ -42,6 +44,10 @@ pub struct SynthArgs {
     /// Faults in every game frame: hand, lighting, nudge, pushed:N (pieces pushed out of view).
     #[arg(long, value_delimiter = ',')]
     pub faults: Vec<String>,
+    /// Also write alone_PIECE.jpg: this catalog piece (e.g. gold) alone in the middle of the
+    /// ocean, only the crab left on the counter: a picture to teach it from (`octoref teach`).
+    #[arg(long, value_name = "PIECE")]
+    pub alone: Option<String>,
     /// Print the truth document on stdout.
     #[arg(long)]
     pub json: bool,
@@ -89,6 +95,22 @@ pub fn run(args: &SynthArgs) -> CliResult {
     }
     let faults = parse_faults(&args.faults)?;
     let scene = Scene::generate(&spec).map_err(CliError::failed)?;
+    if let Some(piece) = &args.alone
+        && !scene.pieces.iter().any(|p| &p.entry == piece)
+    {
+        let mut names: Vec<&str> = scene
+            .pieces
+            .iter()
+            .filter(|p| p.kind != PieceKind::Crab)
+            .map(|p| p.entry.as_str())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        return Err(CliError::input(anyhow!(
+            "--alone: no {piece:?} in this scene; expected one of {}",
+            names.join(", ")
+        )));
+    }
     let files = write_scene_with(&scene, &args.out, args.frames as usize, |i| {
         let mut f = faults.clone();
         if f.lighting.is_some() {
@@ -146,10 +168,44 @@ pub fn run(args: &SynthArgs) -> CliResult {
         files.frames.len(),
         files.truth.display()
     ));
+    if let Some(piece) = &args.alone {
+        let path = write_alone(&scene, piece, &args.out)?;
+        say(&format!(
+            "wrote {}: the {piece} alone in the ocean",
+            path.display()
+        ));
+    }
     if args.json {
         super::emit_json(&files.truth_doc)?;
     }
     Ok(())
+}
+
+/// Writes `alone_PIECE.jpg` into `dir`: the set-up's first `piece` moved to the middle of the
+/// ocean (on the table, not on a deck or the island), every other piece taken away but the crab.
+fn write_alone(scene: &Scene, piece: &str, dir: &Path) -> Result<PathBuf, CliError> {
+    let mut layout = scene.layout(0).map_err(CliError::failed)?;
+    let Some(i) = layout.pieces.iter().position(|p| p.entry == piece) else {
+        return Err(CliError::failed(anyhow!(
+            "--alone: the {piece} is not on the set-up table"
+        )));
+    };
+    let mut alone = layout.pieces.swap_remove(i);
+    alone.center_mm = scene.ocean().centroid();
+    alone.base_mm = 0.0;
+    alone.loaded_on = None;
+    alone.on_island = false;
+    layout.pieces.retain(|p| p.kind == PieceKind::Crab);
+    layout.pieces.push(alone);
+    layout.near_ties.clear();
+    let frame = scene
+        .frame_from(layout, &Faults::none())
+        .map_err(CliError::failed)?;
+    let image = render_frame(scene, &frame.layout, &frame.options).map_err(CliError::failed)?;
+    let path = dir.join(format!("alone_{piece}.jpg"));
+    let bytes = encode_jpeg(&image, frame.jpeg_quality).map_err(CliError::failed)?;
+    crate::fsutil::write_atomic(&path, &bytes).map_err(CliError::failed)?;
+    Ok(path)
 }
 
 /// `hand`, `lighting`, `nudge`, `pushed:N` -> the faults every frame carries.
