@@ -76,6 +76,8 @@ struct Mark {
     analysed: u64,
     cpu_s: f64,
     cpu_n: u64,
+    logic_s: f64,
+    logic_n: u64,
 }
 
 struct Probe {
@@ -101,6 +103,10 @@ struct Probe {
     /// The same over the whole run.
     cpu_total_s: f64,
     cpu_total_n: u64,
+    /// Time spent in the app's `logic()` (taking the new frame, converting it for its texture,
+    /// handing it to the referee), seconds, and how many calls, over the whole run.
+    logic_s: f64,
+    logic_n: u64,
 }
 
 impl Probe {
@@ -119,7 +125,7 @@ impl Probe {
         let secs = now.duration_since(mark.at).as_secs_f64();
         let per_s = |n: u64| n as f64 / secs;
         eprintln!(
-            "TOTAL over {secs:.1} s after {} s warm-up: ui_fps={:.1} new_frames_shown/s={:.1} camera_fps={:.1} analysed/s={:.1} frame_cpu_ms={:.1}",
+            "TOTAL over {secs:.1} s after {} s warm-up: ui_fps={:.1} new_frames_shown/s={:.1} camera_fps={:.1} analysed/s={:.1} frame_cpu_ms={:.1} logic_ms={:.1}",
             WARM_UP.as_secs(),
             per_s(self.frames_total - mark.ui_frames),
             per_s(self.shown_total - mark.shown),
@@ -127,6 +133,8 @@ impl Probe {
             per_s(self.analysed().saturating_sub(mark.analysed)),
             (self.cpu_total_s - mark.cpu_s) * 1000.0
                 / (self.cpu_total_n.saturating_sub(mark.cpu_n)).max(1) as f64,
+            (self.logic_s - mark.logic_s) * 1000.0
+                / (self.logic_n.saturating_sub(mark.logic_n)).max(1) as f64,
         );
         eprintln!("rulings: {} commits seen over the whole run", self.commits);
         // Clock ticks are 1/100 s on Linux.
@@ -152,7 +160,10 @@ impl eframe::App for Probe {
     }
 
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        let t = Instant::now();
         self.app.logic(ctx, frame);
+        self.logic_s += t.elapsed().as_secs_f64();
+        self.logic_n += 1;
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
@@ -191,6 +202,8 @@ impl eframe::App for Probe {
                 analysed: self.analysed(),
                 cpu_s: self.cpu_total_s,
                 cpu_n: self.cpu_total_n,
+                logic_s: self.logic_s,
+                logic_n: self.logic_n,
             });
         }
         let since = now.duration_since(self.last_report);
@@ -345,6 +358,8 @@ fn main() -> anyhow::Result<()> {
                 cpu_n: 0,
                 cpu_total_s: 0.0,
                 cpu_total_n: 0,
+                logic_s: 0.0,
+                logic_n: 0,
             }))
         }),
     )
