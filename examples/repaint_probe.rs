@@ -10,6 +10,12 @@
 //!
 //! The issue asks that with the demo the app repaints at the camera's rate on a 2-core machine;
 //! this is how the README's figures were taken. Started from the audit's probe of issue 6.
+//!
+//! It also says which renderer drew the window (the app's choice, `OCTOREF_RENDERER`), and
+//! `frame_cpu_ms`, eframe's own timing of a frame on the UI thread (`ui()`, tessellation and
+//! handing the frame to the renderer; under a software rasteriser the drawing itself is the
+//! `llvmpipe-*` threads' share). With `PROBE_AREAS=1` it prints once how many pixels the frame's
+//! triangles cover, by clipped primitive: the pixels a software rasteriser shades.
 #![allow(clippy::print_stderr)] // a developer's tool: its output is the point
 
 use octoref::app::{AppOptions, OctorefApp};
@@ -68,6 +74,10 @@ struct Mark {
     ticks: BTreeMap<String, u64>,
     captured: u64,
     analysed: u64,
+    cpu_s: f64,
+    cpu_n: u64,
+    logic_s: f64,
+    logic_n: u64,
 }
 
 struct Probe {
@@ -86,6 +96,17 @@ struct Probe {
     commits: u64,
     last_commit: Option<u64>,
     done: bool,
+    /// eframe's own timing of the frames in this second ([`eframe::IntegrationInfo::cpu_usage`]:
+    /// `ui()` plus handing the frame to the renderer, seconds) and how many were timed.
+    cpu_s: f64,
+    cpu_n: u32,
+    /// The same over the whole run.
+    cpu_total_s: f64,
+    cpu_total_n: u64,
+    /// Time spent in the app's `logic()` (taking the new frame, converting it for its texture,
+    /// handing it to the referee), seconds, and how many calls, over the whole run.
+    logic_s: f64,
+    logic_n: u64,
 }
 
 impl Probe {
@@ -104,12 +125,16 @@ impl Probe {
         let secs = now.duration_since(mark.at).as_secs_f64();
         let per_s = |n: u64| n as f64 / secs;
         eprintln!(
-            "TOTAL over {secs:.1} s after {} s warm-up: ui_fps={:.1} new_frames_shown/s={:.1} camera_fps={:.1} analysed/s={:.1}",
+            "TOTAL over {secs:.1} s after {} s warm-up: ui_fps={:.1} new_frames_shown/s={:.1} camera_fps={:.1} analysed/s={:.1} frame_cpu_ms={:.1} logic_ms={:.1}",
             WARM_UP.as_secs(),
             per_s(self.frames_total - mark.ui_frames),
             per_s(self.shown_total - mark.shown),
             per_s(self.capture_frames().saturating_sub(mark.captured)),
             per_s(self.analysed().saturating_sub(mark.analysed)),
+            (self.cpu_total_s - mark.cpu_s) * 1000.0
+                / (self.cpu_total_n.saturating_sub(mark.cpu_n)).max(1) as f64,
+            (self.logic_s - mark.logic_s) * 1000.0
+                / (self.logic_n.saturating_sub(mark.logic_n)).max(1) as f64,
         );
         eprintln!("rulings: {} commits seen over the whole run", self.commits);
         // Clock ticks are 1/100 s on Linux.
@@ -135,10 +160,19 @@ impl eframe::App for Probe {
     }
 
     fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        let t = Instant::now();
         self.app.logic(ctx, frame);
+        self.logic_s += t.elapsed().as_secs_f64();
+        self.logic_n += 1;
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        if let Some(cpu) = frame.info().cpu_usage {
+            self.cpu_s += f64::from(cpu);
+            self.cpu_n += 1;
+            self.cpu_total_s += f64::from(cpu);
+            self.cpu_total_n += 1;
+        }
         self.app.ui(ui, frame);
         self.frames += 1;
         self.frames_total += 1;
@@ -166,19 +200,26 @@ impl eframe::App for Probe {
                 ticks: thread_ticks(),
                 captured: self.capture_frames(),
                 analysed: self.analysed(),
+                cpu_s: self.cpu_total_s,
+                cpu_n: self.cpu_total_n,
+                logic_s: self.logic_s,
+                logic_n: self.logic_n,
             });
         }
         let since = now.duration_since(self.last_report);
         if since >= Duration::from_secs(1) {
             let dt = since.as_secs_f64();
             eprintln!(
-                "t={:5.1}s ui_fps={:5.1} new_frames_shown/s={:5.1} cam_fps={:?} analysis_ms={:?}",
+                "t={:5.1}s ui_fps={:5.1} new_frames_shown/s={:5.1} cam_fps={:?} analysis_ms={:?} frame_cpu_ms={:.1}",
                 now.duration_since(self.start).as_secs_f64(),
                 self.frames as f64 / dt,
                 self.shown as f64 / dt,
                 self.app.live().fps().map(|f| (f * 10.0).round() / 10.0),
                 self.app.live().analysis_ms().map(f64::round),
+                self.cpu_s * 1000.0 / f64::from(self.cpu_n.max(1)),
             );
+            self.cpu_s = 0.0;
+            self.cpu_n = 0;
             self.frames = 0;
             self.shown = 0;
             self.last_report = now;
@@ -187,6 +228,64 @@ impl eframe::App for Probe {
             self.done = true;
             self.report_totals(now);
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+}
+
+/// With `PROBE_AREAS=1`: once, after the warm-up, prints how many pixels the frame's triangles
+/// cover (each clipped primitive, by texture), which is what a software rasteriser pays for.
+struct AreaReport {
+    start: Instant,
+    done: bool,
+}
+
+impl egui::Plugin for AreaReport {
+    fn debug_name(&self) -> &'static str {
+        "probe_areas"
+    }
+
+    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        if self.done || self.start.elapsed() < WARM_UP {
+            return;
+        }
+        self.done = true;
+        let ppp = output.pixels_per_point;
+        let prims = ctx.tessellate(output.shapes.clone(), ppp);
+        let mut total = 0.0;
+        let mut rows = Vec::new();
+        for p in &prims {
+            let egui::epaint::Primitive::Mesh(m) = &p.primitive else {
+                continue;
+            };
+            let clip = p.clip_rect;
+            let mut area = 0.0f64;
+            for t in m.indices.chunks_exact(3) {
+                let v = |i: u32| m.vertices[i as usize].pos;
+                let (a, b, c) = (v(t[0]), v(t[1]), v(t[2]));
+                let bb = egui::Rect::from_points(&[a, b, c]);
+                let inside = bb.intersect(clip);
+                if !inside.is_positive() {
+                    continue;
+                }
+                let tri = ((b - a).x * (c - a).y - (b - a).y * (c - a).x).abs() * 0.5;
+                // Clipped share approximated by the bounding box's.
+                let share = inside.area() / bb.area().max(1e-6);
+                area += f64::from(tri * share * ppp * ppp);
+            }
+            total += area;
+            rows.push((area, m.texture_id, m.indices.len() / 3, clip));
+        }
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let screen = ctx.content_rect().area() * ppp * ppp;
+        eprintln!(
+            "AREAS: {} primitives, triangles cover {:.0} px = {:.2} windows ({:.0} px)",
+            prims.len(),
+            total,
+            total / f64::from(screen),
+            screen
+        );
+        for (area, tex, tris, clip) in rows.iter().take(15) {
+            eprintln!("  {area:9.0} px  {tex:?}  {tris} triangles  clip {clip:?}");
         }
     }
 }
@@ -209,12 +308,30 @@ fn main() -> anyhow::Result<()> {
     };
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size(window_size()),
+        // As the app chooses it (`OCTOREF_RENDERER`).
+        renderer: octoref::app::renderer_from_env()?,
         ..Default::default()
     };
     eframe::run_native(
         "octoref-probe",
         native,
         Box::new(move |cc| {
+            if let Some(rs) = &cc.wgpu_render_state {
+                let a = rs.adapter.get_info();
+                eprintln!(
+                    "renderer: wgpu {:?} on {} ({:?})",
+                    a.backend, a.name, a.device_type
+                );
+            }
+            if cc.gl.is_some() {
+                eprintln!("renderer: glow (OpenGL)");
+            }
+            if std::env::var_os("PROBE_AREAS").is_some() {
+                cc.egui_ctx.add_plugin(AreaReport {
+                    start: Instant::now(),
+                    done: false,
+                });
+            }
             let app = OctorefApp::new(&cc.egui_ctx, options);
             // As `octoref::app::run` opens it, unless PROBE_PANEL_FILL=1 (the app as it was).
             let app = if std::env::var_os("PROBE_PANEL_FILL").is_some() {
@@ -237,6 +354,12 @@ fn main() -> anyhow::Result<()> {
                 commits: 0,
                 last_commit: None,
                 done: false,
+                cpu_s: 0.0,
+                cpu_n: 0,
+                cpu_total_s: 0.0,
+                cpu_total_n: 0,
+                logic_s: 0.0,
+                logic_n: 0,
             }))
         }),
     )

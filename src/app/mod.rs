@@ -57,6 +57,38 @@ const INITIAL_WINDOW: [f32; 2] = [1360.0, 860.0];
 /// The smallest useful window, points.
 const MIN_WINDOW: [f32; 2] = [900.0, 600.0];
 
+/// The environment variable that chooses how the window is drawn: `glow` (OpenGL, the default) or
+/// `wgpu` (Vulkan, Metal, DirectX or OpenGL through wgpu), for a machine where OpenGL will not start.
+pub const RENDERER_ENV: &str = "OCTOREF_RENDERER";
+
+/// The renderer used when [`RENDERER_ENV`] does not choose one: glow. Where there is no GPU and
+/// Mesa's software rasteriser (llvmpipe) draws the window on the CPU, egui-wgpu's fragment shader
+/// costs about four times as much per pixel as egui_glow's much simpler one (measured on the
+/// 2-core test machine, README "Responsiveness": ~55 → ~13 ms of rasteriser CPU per 1280x800
+/// frame; wgpu cost the same on its OpenGL backend as on Vulkan, so it is the shader), and with
+/// wgpu the demo could not be drawn at the camera's rate. The picture is the same (screenshots of
+/// both agree within 2% per pixel). On a GPU either takes far less than a frame.
+pub const DEFAULT_RENDERER: eframe::Renderer = eframe::Renderer::Glow;
+
+/// The renderer named by [`RENDERER_ENV`]'s value (`None` or empty: [`DEFAULT_RENDERER`]);
+/// anything else than `glow` or `wgpu` is a [`UsageError`].
+pub fn renderer_from(value: Option<&str>) -> Result<eframe::Renderer, UsageError> {
+    match value.map(str::trim) {
+        None | Some("") => Ok(DEFAULT_RENDERER),
+        Some(v) if v.eq_ignore_ascii_case("glow") => Ok(eframe::Renderer::Glow),
+        Some(v) if v.eq_ignore_ascii_case("wgpu") => Ok(eframe::Renderer::Wgpu),
+        Some(v) => Err(UsageError(format!(
+            "{RENDERER_ENV}={v:?} is not a renderer: use glow (OpenGL, the default) or wgpu"
+        ))),
+    }
+}
+
+/// [`renderer_from`] on the environment.
+pub fn renderer_from_env() -> Result<eframe::Renderer, UsageError> {
+    let value = std::env::var_os(RENDERER_ENV).map(|v| v.to_string_lossy().into_owned());
+    renderer_from(value.as_deref())
+}
+
 /// How the app is started: where its files live, the command-line flags, and the source chosen
 /// for them (see [`choose_source`]).
 #[derive(Debug, Clone)]
@@ -155,6 +187,7 @@ pub struct OctorefApp {
 /// Opens the desktop app and returns when its window is closed.
 pub fn run(args: &AppArgs) -> anyhow::Result<()> {
     let (source, cameras) = choose_source(args)?;
+    let renderer = renderer_from_env()?;
     check_display()?;
     let config_dir = config::config_dir_from_env()?;
     let options = AppOptions {
@@ -169,6 +202,7 @@ pub fn run(args: &AppArgs) -> anyhow::Result<()> {
             .with_app_id("octoref")
             .with_inner_size(INITIAL_WINDOW)
             .with_min_inner_size(MIN_WINDOW),
+        renderer,
         ..Default::default()
     };
     eframe::run_native(
@@ -180,7 +214,13 @@ pub fn run(args: &AppArgs) -> anyhow::Result<()> {
             ))
         }),
     )
-    .map_err(|e| anyhow!("cannot open the app's window: {e}"))
+    .map_err(|e| {
+        let other = match renderer {
+            eframe::Renderer::Glow => "wgpu",
+            eframe::Renderer::Wgpu => "glow",
+        };
+        anyhow!("cannot open the app's window: {e} (to draw it another way, set {RENDERER_ENV}={other})")
+    })
 }
 
 /// Refuses to start without a display, with a message instead of a windowing-system panic.
@@ -861,6 +901,19 @@ mod tests {
                 _ => None,
             })
             .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn the_window_is_drawn_with_glow_unless_the_environment_asks_for_wgpu() {
+        assert_eq!(renderer_from(None).unwrap(), eframe::Renderer::Glow);
+        assert_eq!(renderer_from(Some("")).unwrap(), eframe::Renderer::Glow);
+        assert_eq!(renderer_from(Some("glow")).unwrap(), eframe::Renderer::Glow);
+        assert_eq!(renderer_from(Some(" WGPU ")).unwrap(), eframe::Renderer::Wgpu);
+        let refused = renderer_from(Some("vulkan")).unwrap_err().to_string();
+        assert!(
+            refused.contains(RENDERER_ENV) && refused.contains("wgpu"),
+            "{refused}"
+        );
     }
 
     #[test]
