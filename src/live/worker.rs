@@ -24,7 +24,7 @@ use super::frame_check::check_frame;
 use super::lighting::{LightGains, LightMonitor, measure_gains, relit_reference, subsample};
 use super::register::{ReferenceFeatures, check_view, corrected_profile, refine_profile};
 use super::snapshot::LiveSnapshot;
-use super::string_check::StringBand;
+use super::string_check::{StringBand, StringFit};
 use crate::capture::Frame;
 use crate::referee::{FrameReport, GameContext};
 use crate::table::{Catalog, OceanReport, PolygonMm};
@@ -505,7 +505,9 @@ impl Engine {
 
     /// Checks the view every `view_check_every_frames` frames (a third of that while vision sees
     /// the string out of place): table features against the reference when there are enough,
-    /// else the string itself. An inconclusive check changes nothing.
+    /// else the string itself. An inconclusive check changes nothing. Features that say the view
+    /// moved while the string is clearly in place are overruled: chance matches on a table with
+    /// little texture can agree on a motion that never happened, the string cannot.
     fn check_view(&mut self, image: &Mat, string_out_of_place: bool) {
         self.frames_since_view_check += 1;
         let every = self.config.view_check_every_frames;
@@ -526,7 +528,18 @@ impl Engine {
                 Ok(check) => {
                     self.view_shift_mm = Some(check.shift_mm);
                     if check.shift_mm > threshold {
-                        self.found_moved();
+                        // The string is what the rulings rest on: where it is clearly in place,
+                        // the features' motion is not the table's.
+                        if let Some(fit) = self.string_fit(image).filter(|f| f.in_place(threshold)) {
+                            tracing::debug!(
+                                "the features say the view moved {:.1} mm, the string is in place",
+                                check.shift_mm
+                            );
+                            self.view_shift_mm = Some(fit.moved_mm);
+                            self.found_in_place();
+                        } else {
+                            self.found_moved();
+                        }
                     } else if check.shift_mm <= threshold / 2.0 {
                         self.found_in_place();
                     }
@@ -535,13 +548,13 @@ impl Engine {
                 Err(e) => tracing::debug!("feature view check inconclusive: {e}"),
             }
         }
-        let (Some(band), Ok(view)) = (
-            &self.vision.band,
-            self.vision.analyzer.rectification().coarse_view(image),
-        ) else {
-            return;
-        };
-        if let Some(fit) = band.fit(&view) {
+        if let Some(fit) = self.string_fit(image) {
+            tracing::debug!(
+                "string view check: moved {:.1} mm, agreement {:.2} (unmoved {:.2})",
+                fit.moved_mm,
+                fit.agreement,
+                fit.agreement_unmoved
+            );
             self.view_shift_mm = Some(fit.moved_mm);
             if fit.moved(threshold) {
                 self.found_moved();
@@ -549,6 +562,13 @@ impl Engine {
                 self.found_in_place();
             }
         }
+    }
+
+    /// Where the string lies in `image` against the reference (`None`: no ocean, or too little
+    /// of the string to say).
+    fn string_fit(&self, image: &Mat) -> Option<StringFit> {
+        let view = self.vision.analyzer.rectification().coarse_view(image).ok()?;
+        self.vision.band.as_ref()?.fit(&view)
     }
 
     /// A check found the view moved: said once two checks in a row agree (a real bump stays;
