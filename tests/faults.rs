@@ -401,6 +401,52 @@ fn a_clean_table_commits_a_reading_of_its_pieces() {
     eprintln!("analysis {:?} ms", s.analysis_ms);
 }
 
+/// The picture's labels (the newest frame's reading, drawn over the camera picture) name every
+/// piece as the settled rulings beside it do: an id in both is one piece (its class, its place),
+/// and a piece the rulings know is never shown under another id.
+#[test]
+fn the_pictures_labels_name_the_pieces_as_the_rulings_do() {
+    use octoref::vision::tracking::PieceClass;
+    let f = fixture();
+    let mut t = Table::new(vec![Step::Show(jpeg(&f.clean), 40)], quick_config());
+    settle(&mut t, 30);
+    let s = t.steps(3);
+    let latest = s.latest.as_ref().expect("a reading of the newest frame");
+    let committed = &s.committed.as_ref().expect("a settled reading").frame;
+    let mut named = 0;
+    for p in &latest.pieces {
+        let Some(q) = committed.pieces.iter().find(|q| q.id == p.id) else {
+            assert!(p.id.starts_with("new"), "{} is in neither reading", p.id);
+            continue;
+        };
+        named += 1;
+        assert_eq!(
+            PieceClass::of(p),
+            PieceClass::of(q),
+            "{} is another piece in the rulings",
+            p.id
+        );
+        let d = p.center_mm.distance(q.center_mm);
+        assert!(d < 15.0, "{} is {d:.0} mm from the rulings' {}", p.id, q.id);
+    }
+    assert!(
+        named * 10 >= committed.pieces.len() * 8,
+        "{named} of {} named",
+        committed.pieces.len()
+    );
+    // The marks beside the rulings name pieces of the picture.
+    if let Some(r) = &latest.rulings {
+        for id in &r.out_of_ocean {
+            assert!(latest.pieces.iter().any(|p| &p.id == id), "{id}");
+        }
+        for pr in r.players.values() {
+            for g in &pr.gaps_mm {
+                assert!(latest.pieces.iter().any(|p| p.id == g.id), "{}", g.id);
+            }
+        }
+    }
+}
+
 /// Plays `faulty` for `n` frames after a commit on the clean table, then the clean table again:
 /// returns (the commit before, the snapshots during the fault, the commit after).
 fn through_fault(faulty: &Mat, n: u32, after: u32) -> (Commit, Vec<Arc<LiveSnapshot>>, Table) {

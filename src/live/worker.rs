@@ -24,6 +24,7 @@ use super::frame_check::check_frame;
 use super::lighting::{LightGains, LightMonitor, measure_gains, relit_reference, subsample};
 use super::register::{ReferenceFeatures, check_view, corrected_profile, refine_profile};
 use super::snapshot::LiveSnapshot;
+use super::stable_ids::with_stable_ids;
 use super::string_check::{StringBand, StringFit};
 use crate::capture::Frame;
 use crate::referee::{FrameReport, GameContext};
@@ -418,6 +419,7 @@ impl Engine {
             lighting_changed: lighting_changed || analysis.lighting_changed,
             counter: analysis.counter,
         };
+        let mut sightings = BTreeMap::new();
         match self.tracker.update(&obs) {
             Ok(state) => {
                 if let Err(e) = self.committer.feed(&state) {
@@ -426,13 +428,24 @@ impl Engine {
                 if self.committer.committed().is_some() {
                     self.held_commit = None;
                 }
+                sightings = state.sightings.clone();
                 self.state = Some(state);
             }
             Err(e) => self.analysis_failed = Some(e.to_string()),
         }
+        // The picture is labelled by the ids the rulings use (see `stable_ids`): a frame the
+        // tracker refused names no piece by a stable id, and one that cannot be ruled again is
+        // not shown (never vision's own ids beside the rulings).
+        let report = match with_stable_ids(&report, &sightings, self.committer.context()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.analysis_failed = Some(e.to_string());
+                None
+            }
+        };
         self.last_seq = Some(seq);
         self.frame_seq = Some(frame.seq);
-        self.latest = Some(report);
+        self.latest = report;
         self.analysis_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
         self.frames_analysed += 1;
         self.last_image = frame.image.try_clone().ok();
