@@ -273,10 +273,15 @@ struct Table {
 
 impl Table {
     fn new(steps: Vec<Step>, config: LiveConfig) -> Self {
+        Self::calibrated(steps, config, fixture().cal.clone())
+    }
+
+    /// A table refereed with its own calibration.
+    fn calibrated(steps: Vec<Step>, config: LiveConfig, cal: LiveCalibration) -> Self {
         let (source, gate) = Playlist::new(steps);
         let capture = CaptureWorker::spawn_source(source, worker_config(), || {}).unwrap();
         let referee = LiveReferee::start(
-            fixture().cal.clone(),
+            cal,
             Catalog::default_catalog(),
             GameContext::default(),
             config,
@@ -394,6 +399,52 @@ fn a_clean_table_commits_a_reading_of_its_pieces() {
     assert!(s.faults.is_empty(), "{:?}", s.faults);
     assert!(!s.rulings_paused);
     eprintln!("analysis {:?} ms", s.analysis_ms);
+}
+
+/// The picture's labels (the newest frame's reading, drawn over the camera picture) name every
+/// piece as the settled rulings beside it do: an id in both is one piece (its class, its place),
+/// and a piece the rulings know is never shown under another id.
+#[test]
+fn the_pictures_labels_name_the_pieces_as_the_rulings_do() {
+    use octoref::vision::tracking::PieceClass;
+    let f = fixture();
+    let mut t = Table::new(vec![Step::Show(jpeg(&f.clean), 40)], quick_config());
+    settle(&mut t, 30);
+    let s = t.steps(3);
+    let latest = s.latest.as_ref().expect("a reading of the newest frame");
+    let committed = &s.committed.as_ref().expect("a settled reading").frame;
+    let mut named = 0;
+    for p in &latest.pieces {
+        let Some(q) = committed.pieces.iter().find(|q| q.id == p.id) else {
+            assert!(p.id.starts_with("new"), "{} is in neither reading", p.id);
+            continue;
+        };
+        named += 1;
+        assert_eq!(
+            PieceClass::of(p),
+            PieceClass::of(q),
+            "{} is another piece in the rulings",
+            p.id
+        );
+        let d = p.center_mm.distance(q.center_mm);
+        assert!(d < 15.0, "{} is {d:.0} mm from the rulings' {}", p.id, q.id);
+    }
+    assert!(
+        named * 10 >= committed.pieces.len() * 8,
+        "{named} of {} named",
+        committed.pieces.len()
+    );
+    // The marks beside the rulings name pieces of the picture.
+    if let Some(r) = &latest.rulings {
+        for id in &r.out_of_ocean {
+            assert!(latest.pieces.iter().any(|p| &p.id == id), "{id}");
+        }
+        for pr in r.players.values() {
+            for g in &pr.gaps_mm {
+                assert!(latest.pieces.iter().any(|p| p.id == g.id), "{}", g.id);
+            }
+        }
+    }
 }
 
 /// Plays `faulty` for `n` frames after a commit on the clean table, then the clean table again:
@@ -601,6 +652,42 @@ fn corrupt_and_truncated_frames_are_counted_and_skipped() {
     assert_eq!(s.frames_analysed, analysed + 8, "good frames after them are");
     assert!(s.fault("analysis_failed").is_none());
     assert_held(&t.history, &before, "the corrupt frames");
+}
+
+/// Still synthetic tables as `octoref synth --seed N --players 3 --resolution 1280x720` renders
+/// them, calibrated as `octoref calibrate` does: their cloth has little texture, and chance
+/// feature matches (25-50 of 190-320 agreeing on a wild homography) read as the view moved by
+/// 70-320 mm at the first view checks. Played as the game's frames, then the last one held, the
+/// view never moves and the rulings never pause.
+#[test]
+fn a_still_table_never_reads_as_moved() {
+    const FRAMES: usize = 12;
+    const HELD: u32 = 24;
+    for seed in [1, 3, 8] {
+        let mut spec = SceneSpec::new(seed, 3);
+        spec.resolution = Some(Resolution::HD);
+        let sc = prepare(&spec, FRAMES, |_| Faults::none()).unwrap();
+        let mut steps: Vec<Step> = sc.frames.iter().map(|f| Step::Show(jpeg(&f.image), 1)).collect();
+        steps.push(Step::Show(jpeg(&sc.frames[FRAMES - 1].image), HELD));
+        let cal = LiveCalibration {
+            profile: sc.profile,
+            reference: sc.reference,
+        };
+        let mut t = Table::calibrated(steps, quick_config(), cal);
+        for _ in 0..FRAMES + HELD as usize {
+            let s = t.step();
+            assert!(
+                s.fault("view_moved").is_none() && !s.rulings_paused,
+                "seed {seed}, frame {:?}: {:?}, shift {:?} mm",
+                s.frame_seq,
+                names(&s),
+                s.view_shift_mm
+            );
+        }
+        let s = t.referee.snapshot();
+        assert!(s.view_shift_mm.is_some(), "seed {seed}: the view was checked");
+        assert!(s.committed.is_some(), "seed {seed}: the still table was ruled on");
+    }
 }
 
 #[test]

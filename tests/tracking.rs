@@ -299,6 +299,29 @@ fn stable_ids_across_jitter_and_shuffled_order() {
     }
 }
 
+/// Vision's labels change every frame; `sightings` names each detection by the stable id of the
+/// piece it is, also in a frame whose detections are not trusted (the tracks held).
+#[test]
+fn each_sighting_is_named_by_its_pieces_stable_id() {
+    let mut run = Run::new(table(), 4);
+    run.run(5, Flags::default());
+    let relit = Flags {
+        lighting_changed: true,
+        ..Flags::default()
+    };
+    for flags in [Flags::default(), relit, Flags::default()] {
+        let obs = run.scene.frame(flags);
+        let state = run.tracker.update(&obs).unwrap();
+        assert_eq!(state.sightings.len(), obs.pieces.len(), "{:?}", state.sightings);
+        for d in &obs.pieces {
+            let id = &state.sightings[&d.id];
+            let p = state.piece(id).unwrap();
+            assert_eq!(PieceClass::of(&p.report), PieceClass::of(d), "{id}");
+            assert!(p.report.center_mm.distance(d.center_mm) < 10.0, "{id}");
+        }
+    }
+}
+
 #[test]
 fn footprints_are_the_catalog_outline_at_the_smoothed_pose() {
     let mut run = Run::new(table(), 2);

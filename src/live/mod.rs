@@ -38,6 +38,7 @@ pub mod priority;
 pub mod referee;
 pub mod register;
 pub mod snapshot;
+pub mod stable_ids;
 pub mod string_check;
 mod worker;
 

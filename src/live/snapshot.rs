@@ -10,7 +10,9 @@ use crate::vision::tracking::Commit;
 pub struct LiveSnapshot {
     /// The frame (its `Frame::seq`) the latest reading is of.
     pub frame_seq: Option<u64>,
-    /// This frame's reading (pieces as vision saw them, with rulings) — for overlays.
+    /// This frame's reading (pieces where vision saw them, with rulings) — for overlays. Pieces
+    /// carry the tracker's stable ids, as in `committed` (a piece not confirmed yet is `new<k>`,
+    /// see [`super::stable_ids`]), so one id names one piece everywhere on screen.
     pub latest: Option<FrameReport>,
     /// The settled reading the rulings panel shows; held through every fault.
     pub committed: Option<Commit>,

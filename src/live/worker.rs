@@ -24,7 +24,8 @@ use super::frame_check::check_frame;
 use super::lighting::{LightGains, LightMonitor, measure_gains, relit_reference, subsample};
 use super::register::{ReferenceFeatures, check_view, corrected_profile, refine_profile};
 use super::snapshot::LiveSnapshot;
-use super::string_check::StringBand;
+use super::stable_ids::with_stable_ids;
+use super::string_check::{StringBand, StringFit};
 use crate::capture::Frame;
 use crate::referee::{FrameReport, GameContext};
 use crate::table::{Catalog, OceanReport, PolygonMm};
@@ -418,6 +419,7 @@ impl Engine {
             lighting_changed: lighting_changed || analysis.lighting_changed,
             counter: analysis.counter,
         };
+        let mut sightings = BTreeMap::new();
         match self.tracker.update(&obs) {
             Ok(state) => {
                 if let Err(e) = self.committer.feed(&state) {
@@ -426,13 +428,24 @@ impl Engine {
                 if self.committer.committed().is_some() {
                     self.held_commit = None;
                 }
+                sightings = state.sightings.clone();
                 self.state = Some(state);
             }
             Err(e) => self.analysis_failed = Some(e.to_string()),
         }
+        // The picture is labelled by the ids the rulings use (see `stable_ids`): a frame the
+        // tracker refused names no piece by a stable id, and one that cannot be ruled again is
+        // not shown (never vision's own ids beside the rulings).
+        let report = match with_stable_ids(&report, &sightings, self.committer.context()) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.analysis_failed = Some(e.to_string());
+                None
+            }
+        };
         self.last_seq = Some(seq);
         self.frame_seq = Some(frame.seq);
-        self.latest = Some(report);
+        self.latest = report;
         self.analysis_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
         self.frames_analysed += 1;
         self.last_image = frame.image.try_clone().ok();
@@ -505,7 +518,9 @@ impl Engine {
 
     /// Checks the view every `view_check_every_frames` frames (a third of that while vision sees
     /// the string out of place): table features against the reference when there are enough,
-    /// else the string itself. An inconclusive check changes nothing.
+    /// else the string itself. An inconclusive check changes nothing. Features that say the view
+    /// moved while the string is clearly in place are overruled: chance matches on a table with
+    /// little texture can agree on a motion that never happened, the string cannot.
     fn check_view(&mut self, image: &Mat, string_out_of_place: bool) {
         self.frames_since_view_check += 1;
         let every = self.config.view_check_every_frames;
@@ -526,7 +541,18 @@ impl Engine {
                 Ok(check) => {
                     self.view_shift_mm = Some(check.shift_mm);
                     if check.shift_mm > threshold {
-                        self.found_moved();
+                        // The string is what the rulings rest on: where it is clearly in place,
+                        // the features' motion is not the table's.
+                        if let Some(fit) = self.string_fit(image).filter(|f| f.in_place(threshold)) {
+                            tracing::debug!(
+                                "the features say the view moved {:.1} mm, the string is in place",
+                                check.shift_mm
+                            );
+                            self.view_shift_mm = Some(fit.moved_mm);
+                            self.found_in_place();
+                        } else {
+                            self.found_moved();
+                        }
                     } else if check.shift_mm <= threshold / 2.0 {
                         self.found_in_place();
                     }
@@ -535,13 +561,13 @@ impl Engine {
                 Err(e) => tracing::debug!("feature view check inconclusive: {e}"),
             }
         }
-        let (Some(band), Ok(view)) = (
-            &self.vision.band,
-            self.vision.analyzer.rectification().coarse_view(image),
-        ) else {
-            return;
-        };
-        if let Some(fit) = band.fit(&view) {
+        if let Some(fit) = self.string_fit(image) {
+            tracing::debug!(
+                "string view check: moved {:.1} mm, agreement {:.2} (unmoved {:.2})",
+                fit.moved_mm,
+                fit.agreement,
+                fit.agreement_unmoved
+            );
             self.view_shift_mm = Some(fit.moved_mm);
             if fit.moved(threshold) {
                 self.found_moved();
@@ -549,6 +575,13 @@ impl Engine {
                 self.found_in_place();
             }
         }
+    }
+
+    /// Where the string lies in `image` against the reference (`None`: no ocean, or too little
+    /// of the string to say).
+    fn string_fit(&self, image: &Mat) -> Option<StringFit> {
+        let view = self.vision.analyzer.rectification().coarse_view(image).ok()?;
+        self.vision.band.as_ref()?.fit(&view)
     }
 
     /// A check found the view moved: said once two checks in a row agree (a real bump stays;

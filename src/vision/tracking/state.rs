@@ -6,6 +6,7 @@ use crate::referee::FrameReport;
 use crate::referee::classify::in_ocean;
 use crate::table::{CounterReport, OceanReport, PieceReport, PointMm, PolygonMm};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One tracked piece.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -112,6 +113,11 @@ pub struct TrackedState {
     pub view_moved: bool,
     pub lighting_changed: bool,
     pub counter: Option<CounterReport>,
+    /// Vision's per-frame id of each piece seen in this frame -> the stable id of the confirmed
+    /// piece it is (pieces not yet confirmed are left out). Vision numbers the pieces afresh
+    /// every frame, so its `p3` is not the tracker's `p3`: whatever shows this frame's detections
+    /// next to the rulings renames them with this map.
+    pub sightings: BTreeMap<String, String>,
 }
 
 impl TrackedState {

@@ -36,7 +36,7 @@ use super::votes::Votes;
 use crate::games::crash_octopus::DieTop;
 use crate::referee::classify;
 use crate::table::{Catalog, PieceKind, PieceReport, PointMm, PolygonMm, Shape};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A track's private handle, never shown: public ids are given only to confirmed tracks.
 type Key = u64;
@@ -156,13 +156,15 @@ impl Tracker {
         } else {
             self.frames_clear.saturating_add(1)
         };
-        if trusted {
+        let sightings = if trusted {
             self.track(obs, &mut events);
+            self.sightings_tracked()
         } else {
             for t in &mut self.tracks {
                 t.unseen = t.unseen.saturating_add(1);
             }
-        }
+            self.sightings_held(obs)
+        };
         let pending = trusted && self.pending();
         self.frames_still = if !trusted || obs.obstructed || !events.is_empty() {
             0
@@ -202,7 +204,71 @@ impl Tracker {
             view_moved: obs.view_moved,
             lighting_changed: obs.lighting_changed,
             counter: obs.counter.clone(),
+            sightings,
         })
+    }
+
+    /// Vision's id of each detection a confirmed track took in this frame -> the track's stable
+    /// id (after `track`: a track seen in this frame holds its detection as `last`).
+    fn sightings_tracked(&self) -> BTreeMap<String, String> {
+        self.tracks
+            .iter()
+            .filter(|t| t.unseen == 0)
+            .filter_map(|t| Some((t.last.id.clone(), id_of(t.number?))))
+            .collect()
+    }
+
+    /// The same for a frame whose detections are not trusted (the tracks are held): each
+    /// detection paired with the confirmed track it would have gone to, nothing updated. The
+    /// picture's labels then keep the pieces' ids through a lighting change.
+    fn sightings_held(&self, obs: &FrameObservation) -> BTreeMap<String, String> {
+        let dets = detections(obs);
+        let owner = self.associate(&dets, &[true]);
+        dets.iter()
+            .zip(&owner)
+            .filter_map(|(d, o)| {
+                let n = self.tracks.get((*o)?)?.number?;
+                Some((d.report.id.clone(), id_of(n)))
+            })
+            .collect()
+    }
+
+    /// Detection index -> track index: gated optimal assignment, one family at a time, for each
+    /// of `passes` in turn (`true`: confirmed tracks, `false`: tentative ones).
+    fn associate(&self, dets: &[Detection], passes: &[bool]) -> Vec<Option<usize>> {
+        let mut owner: Vec<Option<usize>> = vec![None; dets.len()];
+        let families: BTreeSet<Family> = dets
+            .iter()
+            .map(|d| d.class.family())
+            .chain(self.tracks.iter().map(|t| t.class.family()))
+            .collect();
+        for &confirmed in passes {
+            for &family in &families {
+                let rows: Vec<usize> = (0..self.tracks.len())
+                    .filter(|&i| {
+                        let t = &self.tracks[i];
+                        t.number.is_some() == confirmed && t.class.family() == family
+                    })
+                    .collect();
+                let cols: Vec<usize> = (0..dets.len())
+                    .filter(|&j| owner[j].is_none() && dets[j].class.family() == family)
+                    .collect();
+                let costs: Vec<Vec<Option<f64>>> = rows
+                    .iter()
+                    .map(|&i| {
+                        cols.iter()
+                            .map(|&j| self.cost(&self.tracks[i], &dets[j]))
+                            .collect()
+                    })
+                    .collect();
+                for (r, c) in assign(&costs, cols.len()).into_iter().enumerate() {
+                    if let (Some(&i), Some(&j)) = (rows.get(r), c.and_then(|c| cols.get(c))) {
+                        owner[j] = Some(i);
+                    }
+                }
+            }
+        }
+        owner
     }
 
     /// Whether a change may be under way that the tracks do not show yet: a piece unseen for
@@ -230,48 +296,9 @@ impl Tracker {
 
     /// Steps 1-4 of the module description, on a frame whose detections are trusted.
     fn track(&mut self, obs: &FrameObservation, events: &mut Vec<TrackEvent>) {
-        let dets: Vec<Detection> = obs
-            .pieces
-            .iter()
-            .map(|r| Detection {
-                report: r,
-                class: PieceClass::of(r),
-                angle: r.angle_deg.map(f64::to_radians),
-            })
-            .collect();
+        let dets = detections(obs);
         // Detection index -> track index.
-        let mut owner: Vec<Option<usize>> = vec![None; dets.len()];
-        let families: BTreeSet<Family> = dets
-            .iter()
-            .map(|d| d.class.family())
-            .chain(self.tracks.iter().map(|t| t.class.family()))
-            .collect();
-        for confirmed in [true, false] {
-            for &family in &families {
-                let rows: Vec<usize> = (0..self.tracks.len())
-                    .filter(|&i| {
-                        let t = &self.tracks[i];
-                        t.number.is_some() == confirmed && t.class.family() == family
-                    })
-                    .collect();
-                let cols: Vec<usize> = (0..dets.len())
-                    .filter(|&j| owner[j].is_none() && dets[j].class.family() == family)
-                    .collect();
-                let costs: Vec<Vec<Option<f64>>> = rows
-                    .iter()
-                    .map(|&i| {
-                        cols.iter()
-                            .map(|&j| self.cost(&self.tracks[i], &dets[j]))
-                            .collect()
-                    })
-                    .collect();
-                for (r, c) in assign(&costs, cols.len()).into_iter().enumerate() {
-                    if let (Some(&i), Some(&j)) = (rows.get(r), c.and_then(|c| cols.get(c))) {
-                        owner[j] = Some(i);
-                    }
-                }
-            }
-        }
+        let mut owner = self.associate(&dets, &[true, false]);
         // Every detection left alone starts a tentative track.
         for (j, d) in dets.iter().enumerate() {
             if owner[j].is_none() {
@@ -647,6 +674,18 @@ impl Track {
             self.on_island = t.winner;
         }
     }
+}
+
+/// The frame's detections, with their classes and angles.
+fn detections(obs: &FrameObservation) -> Vec<Detection<'_>> {
+    obs.pieces
+        .iter()
+        .map(|r| Detection {
+            report: r,
+            class: PieceClass::of(r),
+            angle: r.angle_deg.map(f64::to_radians),
+        })
+        .collect()
 }
 
 fn id_of(number: u64) -> String {
