@@ -225,17 +225,26 @@ fn apply(h: &Matrix3<f64>, x: f64, y: f64) -> Option<(f64, f64)> {
     (v.z.abs() > 1e-12).then(|| (v.x / v.z, v.y / v.z))
 }
 
+/// The lattice of `SHIFT_LATTICE` x `SHIFT_LATTICE` table points (mm, cell centres) over the
+/// grid on which a correction is measured.
+fn lattice_mm(grid: &RectifyGrid) -> impl Iterator<Item = (f64, f64)> {
+    let (min, max) = grid.bounds_mm();
+    (0..SHIFT_LATTICE).flat_map(move |j| {
+        (0..SHIFT_LATTICE).map(move |i| {
+            (
+                min.x + (max.x - min.x) * (i as f64 + 0.5) / SHIFT_LATTICE as f64,
+                min.y + (max.y - min.y) * (j as f64 + 0.5) / SHIFT_LATTICE as f64,
+            )
+        })
+    })
+}
+
 /// The median distance a lattice of table points over the grid moves under `h`, mm.
 fn median_shift_mm(grid: &RectifyGrid, h: &Matrix3<f64>) -> Option<f64> {
-    let (min, max) = grid.bounds_mm();
     let mut d = Vec::with_capacity(SHIFT_LATTICE * SHIFT_LATTICE);
-    for j in 0..SHIFT_LATTICE {
-        for i in 0..SHIFT_LATTICE {
-            let x = min.x + (max.x - min.x) * (i as f64 + 0.5) / SHIFT_LATTICE as f64;
-            let y = min.y + (max.y - min.y) * (j as f64 + 0.5) / SHIFT_LATTICE as f64;
-            let (u, v) = apply(h, x, y)?;
-            d.push(((u - x).powi(2) + (v - y).powi(2)).sqrt());
-        }
+    for (x, y) in lattice_mm(grid) {
+        let (u, v) = apply(h, x, y)?;
+        d.push(((u - x).powi(2) + (v - y).powi(2)).sqrt());
     }
     d.sort_by(f64::total_cmp);
     d.get(d.len() / 2).copied().filter(|v| v.is_finite())
@@ -248,15 +257,11 @@ fn max_stretch(grid: &RectifyGrid, h: &Matrix3<f64>) -> Option<f64> {
     let (cx, cy) = ((min.x + max.x) / 2.0, (min.y + max.y) / 2.0);
     let (ux, uy) = apply(h, cx, cy)?;
     let mut worst: f64 = 0.0;
-    for j in 0..SHIFT_LATTICE {
-        for i in 0..SHIFT_LATTICE {
-            let x = min.x + (max.x - min.x) * (i as f64 + 0.5) / SHIFT_LATTICE as f64;
-            let y = min.y + (max.y - min.y) * (j as f64 + 0.5) / SHIFT_LATTICE as f64;
-            let (u, v) = apply(h, x, y)?;
-            let before = (x - cx).hypot(y - cy);
-            let after = (u - ux).hypot(v - uy);
-            worst = worst.max((after / before - 1.0).abs());
-        }
+    for (x, y) in lattice_mm(grid) {
+        let (u, v) = apply(h, x, y)?;
+        let before = (x - cx).hypot(y - cy);
+        let after = (u - ux).hypot(v - uy);
+        worst = worst.max((after / before - 1.0).abs());
     }
     worst.is_finite().then_some(worst)
 }
