@@ -457,6 +457,25 @@ fn chests_first_taken_for_a_second_ship_beside_the_kept_one_are_found() {
     assert_found_exactly(&summary, &["treasure/chest"]);
 }
 
+/// Bench scene 28 (tilt 32.6 degrees), frame 3: a gold bar, a goblet and a goblet in a row,
+/// touching. Once the middle goblet was fitted, the other two were left as one seed whose centre
+/// lies on the fitted goblet; every fit started there failed, 2000 mm² stayed unexplained, the
+/// frame was called obstructed and both players' rulings were withheld (closest: 2 wrong).
+const TREASURES_IN_A_ROW_SEED: u64 = 28;
+const TREASURES_IN_A_ROW_FRAMES: usize = 3;
+
+#[test]
+fn treasures_either_side_of_a_fitted_one_are_found_and_the_frame_is_ruled() {
+    let summary = scene_of_the_bench(TREASURES_IN_A_ROW_SEED, TREASURES_IN_A_ROW_FRAMES);
+    assert_found_exactly(&summary, &["treasure/gold", "treasure/goblet"]);
+    assert_eq!(
+        summary.obstructed_right, summary.frames,
+        "a frame was called obstructed"
+    );
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
 #[test]
 fn brown_chests_that_look_like_shadow_on_wood_are_found() {
     let report = one_scene(SHADED_CHEST_SEED, SHADED_CHEST_FRAMES);

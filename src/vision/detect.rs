@@ -975,6 +975,32 @@ impl Detector {
             else {
                 continue;
             };
+            // A seed left over beside a fitted piece may hold two pieces apart (a gold and a
+            // goblet either side of the goblet fitted between them): the centre of its pixels
+            // lies on neither. A fit failing there starts again on the seed's largest patch of
+            // the model's colours.
+            let floor_q = model.min_quality.max(floor_for(model, quality_floor));
+            let fit = if fit.quality() < floor_q || fit.gain < MIN_GAIN_PX {
+                largest_seed_patch(region, model.colours, explained, seed)
+                    .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
+                    .and_then(|patch| {
+                        let at = mean_mm(&patch);
+                        let angles = start_angles(model, &patch, at, view);
+                        fit_pose(
+                            &model.solid,
+                            map,
+                            view,
+                            at,
+                            &angles,
+                            self.base_mm,
+                            &mut self.scratch,
+                        )
+                    })
+                    .filter(|f| f.gain > fit.gain)
+                    .unwrap_or(fit)
+            } else {
+                fit
+            };
             // A hull seen from above looks much the same turned end for end (the lean fills the
             // bow's taper): both ways round are refined and the better kept.
             let fit = if matches!(model.shape, Shape::Hull { .. }) {
@@ -1228,6 +1254,36 @@ fn largest_patch_centre_of(
         a + region.px_to_mm((p % region.width) as f64, (p / region.width) as f64)
     });
     Some(sum * (1.0 / patch.len() as f64))
+}
+
+/// The table points of the largest 8-connected patch of a seed's unexplained pixels that show
+/// `colours` best.
+fn largest_seed_patch(
+    region: &Region,
+    colours: ColourSet,
+    explained: &[u16],
+    seed: &[usize],
+) -> Option<Vec<PointMm>> {
+    let pixels: Vec<usize> = seed
+        .iter()
+        .copied()
+        .filter(|&p| explained[p] == 0 && colours.contains_any(region.colours[p].best))
+        .collect();
+    let patch = split(region, &pixels, explained)
+        .into_iter()
+        .max_by_key(|c| c.len())?;
+    Some(
+        patch
+            .iter()
+            .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
+            .collect(),
+    )
+}
+
+/// The mean of some points (the origin for none).
+fn mean_mm(points: &[PointMm]) -> PointMm {
+    let sum = points.iter().fold(PointMm::default(), |a, &p| a + p);
+    sum * (1.0 / points.len().max(1) as f64)
 }
 
 /// The centre of the unexplained pixels of a model's colours within `radius_mm` of `around`.
