@@ -4,6 +4,8 @@
 //! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
 //! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
 //! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
+//! `PROBE_DUMP=p26` also prints, on stderr, every piece pixel inside that missed piece's true
+//! silhouette: its colour, the reference's, and the colours it matches best.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
@@ -447,6 +449,29 @@ fn main() -> anyhow::Result<()> {
                                     if c.best & (1 << bit) != 0 {
                                         *best_names.entry(name.clone()).or_insert(0) += 1;
                                     }
+                                }
+                                if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
+                                    let names: Vec<&str> = an
+                                        .palette()
+                                        .names
+                                        .iter()
+                                        .enumerate()
+                                        .filter(|(b, _)| c.best & (1 << b) != 0)
+                                        .map(|(_, n)| n.as_str())
+                                        .collect();
+                                    let r = sc
+                                        .reference
+                                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                                        .map(|r| [r[0], r[1], r[2]])
+                                        .unwrap_or_default();
+                                    eprintln!(
+                                        "DUMP {} {} bgr {:?} ref {:?} best {:?}",
+                                        p % w,
+                                        p / w,
+                                        region.bgr[p].map(|v| v as i32),
+                                        r,
+                                        names
+                                    );
                                 }
                             }
                             Label::Shadow => shadow += 1,

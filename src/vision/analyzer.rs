@@ -12,7 +12,7 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, ColourSet, Palette, entry_colours};
+use super::colour::{ColourModel, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model};
 use super::labels::Label;
@@ -219,22 +219,11 @@ impl Analyzer {
             }
             let taught_models = taught.colours(&e.name);
             let colours = entry_colours(&mut palette, e, taught_models);
-            let (primary, secondary) = match taught_models {
-                Some(_) => (colours, ColourSet(0)),
-                None => {
-                    let p = ColourSet(palette.add(ColourModel::of_srgb(e.colour), &e.name));
-                    let s = match e.secondary_colour {
-                        Some(c) => ColourSet(palette.add(ColourModel::of_srgb(c), &format!("{}/2", e.name))),
-                        None => ColourSet(0),
-                    };
-                    (p, s)
-                }
-            };
             let like = match taught_models {
                 Some(ms) => ms.iter().all(|m| table_like(m, &table_colour)),
                 None => table_like(&ColourModel::of_srgb(e.colour), &table_colour),
             };
-            let mut model = Model::new(i, e, primary, secondary, like);
+            let mut model = Model::new(i, e, colours.primary, colours.secondary, like);
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
             }

@@ -231,28 +231,48 @@ impl Palette {
     }
 }
 
+/// The palette bits of a catalog entry's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EntryColours {
+    /// Every colour of the entry.
+    pub all: ColourSet,
+    /// Its main colour (all of a taught entry's colours).
+    pub primary: ColourSet,
+    /// Its second colour (none for a taught entry).
+    pub secondary: ColourSet,
+}
+
 /// The colour models of every catalog entry: its main colour and its second colour (captain's
 /// hat, island's palm, the die's other faces), unless a taught model replaces them.
 pub fn entry_colours(
     palette: &mut Palette,
     entry: &CatalogEntry,
     taught: Option<&[ColourModel]>,
-) -> ColourSet {
-    let mut set = 0;
+) -> EntryColours {
     match taught {
         Some(models) if !models.is_empty() => {
+            let mut set = 0;
             for (k, m) in models.iter().enumerate() {
                 set |= palette.add(m.clone(), &format!("{}/taught{k}", entry.name));
             }
+            EntryColours {
+                all: ColourSet(set),
+                primary: ColourSet(set),
+                secondary: ColourSet(0),
+            }
         }
         _ => {
-            set |= palette.add(ColourModel::of_srgb(entry.colour), &entry.name);
-            if let Some(c) = entry.secondary_colour {
-                set |= palette.add(ColourModel::of_srgb(c), &format!("{}/2", entry.name));
+            let primary = palette.add(ColourModel::of_srgb(entry.colour), &entry.name);
+            let secondary = entry.secondary_colour.map_or(0, |c| {
+                palette.add(ColourModel::of_srgb(c), &format!("{}/2", entry.name))
+            });
+            EntryColours {
+                all: ColourSet(primary | secondary),
+                primary: ColourSet(primary),
+                secondary: ColourSet(secondary),
             }
         }
     }
-    ColourSet(set)
 }
 
 /// A palette for a whole catalog (no taught models).
@@ -261,7 +281,7 @@ pub fn catalog_palette(catalog: &Catalog) -> (Palette, Vec<ColourSet>) {
     let sets = catalog
         .pieces
         .iter()
-        .map(|e| entry_colours(&mut palette, e, None))
+        .map(|e| entry_colours(&mut palette, e, None).all)
         .collect();
     (palette, sets)
 }
