@@ -288,6 +288,21 @@ fn a_ship_fitted_over_its_anchor_slides_back_where_it_lies() {
     assert!(r.closest_checked - r.closest_right <= 1, "{r:?}");
 }
 
+/// Bench scene 24 (tilt 27.8 degrees), frame 3: the orange ship with its anchor against its
+/// side. The ship was first fitted across the two, 38 degrees and 13 mm off; no turn or slide of
+/// that pose led back, the anchor was read beside the ship's far end and orange's closest
+/// treasure was wrong. Untangling now also starts from a coarse grid of clearly different lines.
+const CROSSED_ANCHOR_SEED: u64 = 24;
+const CROSSED_ANCHOR_FRAMES: usize = 3;
+
+#[test]
+fn a_ship_fitted_across_its_anchor_is_found_along_its_own_line() {
+    let summary = scene_of_the_bench(CROSSED_ANCHOR_SEED, CROSSED_ANCHOR_FRAMES);
+    assert_found_exactly(&summary, &["anchor", "ship"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
 /// Bench scene 15 (of 30; tilt 16.9 degrees): the orange anchor touches its ship's side. The
 /// ship's first, rough pose held the anchor's pixels, what was left of them was too little for
 /// an anchor, and it was missed in all 3 frames until what the final poses leave was looked at

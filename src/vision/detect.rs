@@ -12,7 +12,7 @@
 //! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
 
 use super::colour::ColourSet;
-use super::fit::{Fit, Precision, fit_pose, refine_pose, score_at};
+use super::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use super::labels::Label;
 use super::raster::{ScoreScratch, WeightMap};
 use super::region::Region;
@@ -89,6 +89,17 @@ const UNTANGLE_WAYS_TRIED: usize = 6;
 /// Slides (mm, along the hull's length) of the hull's starts when it is untangled: a ship fitted
 /// over its anchor sits that far towards it, further than a refinement walks.
 const UNTANGLE_SLIDES_MM: [f64; 4] = [-8.0, 8.0, -16.0, 16.0];
+/// The coarse grid of hull poses also tried when a hull is untangled: centres every
+/// [`UNTANGLE_GRID_STEP_MM`] within [`UNTANGLE_GRID_RADIUS_MM`] of its fit, at
+/// [`UNTANGLE_GRID_TURNS`] angles a turn. The best poses of [`UNTANGLE_GRID_LINES`] lines at
+/// least [`UNTANGLE_GRID_LINE_APART_RAD`] apart are refined: the hull alone explains most
+/// pixels lying across its anchor, so the best few poses by themselves all lie along that
+/// wrong line (bench scenes 15 and 24: ~35-40 degrees and ~8-13 mm off).
+const UNTANGLE_GRID_RADIUS_MM: f64 = 16.0;
+const UNTANGLE_GRID_STEP_MM: f64 = 4.0;
+const UNTANGLE_GRID_TURNS: usize = 24;
+const UNTANGLE_GRID_LINES: usize = 4;
+const UNTANGLE_GRID_LINE_APART_RAD: f64 = 0.4;
 /// Two poses closer than these are one way round.
 const SAME_POSE_MM: f64 = 1.0;
 const SAME_POSE_RAD: f64 = 0.05;
@@ -780,21 +791,38 @@ impl Detector {
                 let slides = UNTANGLE_SLIDES_MM
                     .iter()
                     .flat_map(|&d| [(d, 0.0), (d, std::f64::consts::PI)]);
-                for (slide, turn) in turns.chain(slides) {
-                    let start = Pose2 {
-                        angle_rad: hpose.angle_rad + turn,
-                        center_mm: hpose.center_mm + axis * slide,
-                        ..hpose
-                    };
-                    let Some(fh) = refine_pose(
-                        &mh.solid,
-                        &map_h,
-                        view,
-                        start,
-                        false,
-                        Precision::SCREEN,
-                        &mut self.scratch,
-                    ) else {
+                // Fitted across the other piece, a hull may lie turned and moved further than
+                // any turn or slide of it reaches: the best grid poses of a few clearly
+                // different lines start too.
+                let grid = PoseGrid {
+                    centre: hpose.center_mm,
+                    radius_mm: UNTANGLE_GRID_RADIUS_MM,
+                    step_mm: UNTANGLE_GRID_STEP_MM,
+                    turns: UNTANGLE_GRID_TURNS,
+                    base_mm: hpose.base_mm,
+                };
+                let mut lines: Vec<Pose2> = Vec::with_capacity(UNTANGLE_GRID_LINES);
+                for g in grid_poses(&mh.solid, &map_h, view, &grid, &mut self.scratch) {
+                    if lines.len() >= UNTANGLE_GRID_LINES {
+                        break;
+                    }
+                    if lines.iter().all(|l| {
+                        let turn = (l.angle_rad - g.pose.angle_rad).rem_euclid(std::f64::consts::PI);
+                        turn.min(std::f64::consts::PI - turn) >= UNTANGLE_GRID_LINE_APART_RAD
+                    }) {
+                        lines.push(g.pose);
+                    }
+                }
+                let moved = turns.chain(slides).map(|(slide, turn)| Pose2 {
+                    angle_rad: hpose.angle_rad + turn,
+                    center_mm: hpose.center_mm + axis * slide,
+                    ..hpose
+                });
+                let refined = |start: Pose2, scratch: &mut ScoreScratch| {
+                    refine_pose(&mh.solid, &map_h, view, start, false, Precision::SCREEN, scratch)
+                };
+                for start in moved {
+                    let Some(fh) = refined(start, &mut self.scratch) else {
                         continue;
                     };
                     if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
@@ -802,8 +830,18 @@ impl Detector {
                     }
                 }
                 hulls.sort_by(|x, y| y.gain.total_cmp(&x.gain));
+                hulls.truncate(UNTANGLE_WAYS_TRIED);
+                // The grid's lines are tried whatever the hull alone scores there.
+                for start in lines {
+                    let Some(fh) = refined(start, &mut self.scratch) else {
+                        continue;
+                    };
+                    if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
+                        hulls.push(fh);
+                    }
+                }
                 let mut best: Option<(f64, Pose2, Pose2)> = None;
-                for fh in hulls.iter().take(UNTANGLE_WAYS_TRIED) {
+                for fh in &hulls {
                     let Some(fa) =
                         self.fit_on_what_is_left(region, ma, view, &base, mh, fh, hk, win, &angles)
                     else {

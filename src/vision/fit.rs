@@ -218,6 +218,74 @@ pub fn fit_pose(
     Some(Fit::measured(pose, gain, silhouette, map, scratch))
 }
 
+/// Where a coarse pose search looks and how finely: footprint centres on a square grid of
+/// `step_mm` within `radius_mm` of a centre, at `turns` angles evenly spread over a full turn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoseGrid {
+    pub centre: PointMm,
+    pub radius_mm: f64,
+    pub step_mm: f64,
+    pub turns: usize,
+    pub base_mm: f64,
+}
+
+/// A pose of a [`PoseGrid`] and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridPose {
+    pub pose: Pose2,
+    pub score: f64,
+}
+
+/// The best grid pose of each angle of `grid`, best first: starts for [`refine_pose`] when a
+/// pose may lie far from any start a local search would walk from (a ship fitted across its
+/// anchor). Each angle's silhouette is computed once, at the grid's centre, and moved.
+pub fn grid_poses(
+    solid: &Solid,
+    map: &WeightMap,
+    view: &Viewpoint,
+    grid: &PoseGrid,
+    scratch: &mut ScoreScratch,
+) -> Vec<GridPose> {
+    let n = (grid.radius_mm / grid.step_mm).floor().max(0.0) as i64;
+    let r2 = grid.radius_mm * grid.radius_mm + 1e-9;
+    let mut out = Vec::with_capacity(grid.turns);
+    for t in 0..grid.turns {
+        let pose = Pose2 {
+            center_mm: grid.centre,
+            angle_rad: t as f64 * std::f64::consts::TAU / grid.turns as f64,
+            base_mm: grid.base_mm,
+        };
+        let sil = Silhouette::of(solid, &pose, view);
+        if sil.polygons.is_empty() {
+            continue;
+        }
+        let mut best: Option<(f64, PointMm)> = None;
+        for j in -n..=n {
+            for i in -n..=n {
+                let d = PointMm::new(i as f64 * grid.step_mm, j as f64 * grid.step_mm);
+                if d.dot(d) > r2 {
+                    continue;
+                }
+                let score = map.score_silhouette(&sil, d, scratch);
+                if best.is_none_or(|b| score > b.0) {
+                    best = Some((score, d));
+                }
+            }
+        }
+        if let Some((score, d)) = best {
+            out.push(GridPose {
+                pose: Pose2 {
+                    center_mm: grid.centre + d,
+                    ..pose
+                },
+                score,
+            });
+        }
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
 /// Refines a pose already close to the truth (translation and, unless round, angle) down to
 /// `precision`.
 #[allow(clippy::too_many_arguments)]
@@ -462,5 +530,52 @@ mod tests {
             }
             assert!(fit.quality() > 0.9, "{name}: {}", fit.quality());
         }
+    }
+
+    #[test]
+    fn the_pose_grid_lands_within_a_step_of_a_hull_far_from_its_centre() {
+        let cat = Catalog::default_catalog();
+        let view = Viewpoint {
+            nadir_mm: PointMm::new(0.0, -600.0),
+            height_mm: 700.0,
+        };
+        let solid = Solid::of(cat.entry("ship_orange").unwrap());
+        let truth = Pose2 {
+            center_mm: PointMm::new(40.0, 30.0),
+            angle_rad: 0.9,
+            base_mm: 0.0,
+        };
+        let map = painted(
+            &Silhouette::of(&solid, &truth, &view),
+            PointMm::new(-40.0, -50.0),
+            160,
+            160,
+        );
+        let mut s = ScoreScratch::default();
+        // 13 mm and 40 degrees off, as a ship fitted across its anchor.
+        let grid = PoseGrid {
+            centre: truth.center_mm + PointMm::new(-9.0, 9.5),
+            radius_mm: 16.0,
+            step_mm: 4.0,
+            turns: 24,
+            base_mm: 0.0,
+        };
+        let best = grid_poses(&solid, &map, &view, &grid, &mut s)[0];
+        // Within a grid step and half a turn step of the truth...
+        assert!(best.pose.center_mm.distance(truth.center_mm) <= 4.0, "{best:?}");
+        let da = (best.pose.angle_rad - truth.angle_rad).rem_euclid(std::f64::consts::TAU);
+        assert!(
+            da.min(std::f64::consts::TAU - da) <= std::f64::consts::PI / 24.0,
+            "{best:?}"
+        );
+        // ...which a refinement finishes.
+        let fit = refine_pose(&solid, &map, &view, best.pose, false, Precision::FINAL, &mut s).unwrap();
+        assert!(
+            fit.pose.center_mm.distance(truth.center_mm) < 0.5,
+            "{:?}",
+            fit.pose
+        );
+        let da = (fit.pose.angle_rad - truth.angle_rad).rem_euclid(std::f64::consts::TAU);
+        assert!(da.min(std::f64::consts::TAU - da) < 0.03, "{:?}", fit.pose);
     }
 }
