@@ -272,7 +272,8 @@ fn translate_search(
     scratch: &mut ScoreScratch,
 ) -> (Pose2, f64, Silhouette) {
     let mut off = offset;
-    let mut best = map.score_silhouette(sil, off, scratch);
+    let spans = map.spans_of(sil, off, scratch);
+    let mut best = map.score_moved(sil, &spans, off, scratch);
     let mut seen = Seen::default();
     let mut step = step;
     let stop = step / 4.0 - 1e-9;
@@ -287,7 +288,7 @@ fn translate_search(
                 }
                 let d = PointMm::new(dx * step, dy * step);
                 let to = off + d;
-                let sc = seen.score(Seen::at(to), || map.score_silhouette(sil, to, scratch));
+                let sc = seen.score(Seen::at(to), || map.score_moved(sil, &spans, to, scratch));
                 if sc > best + 1e-9 {
                     best = sc;
                     off = off + d;
@@ -329,7 +330,8 @@ fn joint_search(
     let mut sil = sil;
     // The silhouette was computed at `cur.center_mm - off`.
     let mut off = PointMm::default();
-    let mut best = map.score_silhouette(&sil, off, scratch);
+    let mut spans = map.spans_of(&sil, off, scratch);
+    let mut best = map.score_moved(&sil, &spans, off, scratch);
     // Translations of the current silhouette, and turns (silhouettes of their own) by pose.
     let mut moves = Seen::default();
     let mut turns = Seen::default();
@@ -348,7 +350,7 @@ fn joint_search(
                     }
                     let d = PointMm::new(dx * step, dy * step);
                     let to = off + d;
-                    let sc = moves.score(Seen::at(to), || map.score_silhouette(&sil, to, scratch));
+                    let sc = moves.score(Seen::at(to), || map.score_moved(&sil, &spans, to, scratch));
                     if sc > best + 1e-9 {
                         best = sc;
                         off = off + d;
@@ -378,6 +380,7 @@ fn joint_search(
                         best = sc;
                         cur = trial;
                         sil = ts.unwrap_or_else(|| Silhouette::of(solid, &trial, view));
+                        spans = map.spans_of(&sil, PointMm::default(), scratch);
                         moves.clear();
                         off = PointMm::default();
                         moved = true;
@@ -389,7 +392,8 @@ fn joint_search(
                 sil = Silhouette::of(solid, &cur, view);
                 moves.clear();
                 off = PointMm::default();
-                best = map.score_silhouette(&sil, off, scratch);
+                spans = map.spans_of(&sil, off, scratch);
+                best = map.score_moved(&sil, &spans, off, scratch);
                 back = None;
             }
             if !moved {

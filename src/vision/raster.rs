@@ -47,6 +47,7 @@ pub struct ScoreScratch {
     hi: Vec<f64>,
     intervals: Vec<Vec<(f64, f64)>>,
     px: Vec<(f64, f64)>,
+    spans: Spans,
 }
 
 impl WeightMap {
@@ -181,11 +182,69 @@ impl WeightMap {
     /// libm rounding calls (see [`floor_exact`]). Its result is bit for bit that of integrating
     /// every sub-row span with a plain floor-based row integral (the tests check so).
     pub fn score(&self, polygons: &[Vec<PointMm>], offset: PointMm, scratch: &mut ScoreScratch) -> f64 {
+        let mut spans = std::mem::take(&mut scratch.spans);
+        self.find_spans(polygons, offset, scratch, &mut spans);
+        let total = self.integrate(&spans, 0.0, 0);
+        scratch.spans = spans;
+        total
+    }
+
+    /// The spans of `sil` at `offset`, for [`WeightMap::score_moved`].
+    pub fn spans_of(&self, sil: &Silhouette, offset: PointMm, scratch: &mut ScoreScratch) -> MovedSpans {
+        let mut body = Spans::default();
+        self.find_spans(&sil.polygons, offset, scratch, &mut body);
+        let mouth = match (&sil.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => {
+                let mut spans = Spans::default();
+                layers
+                    .losses
+                    .find_spans(std::slice::from_ref(mouth), offset, scratch, &mut spans);
+                Some(spans)
+            }
+            _ => None,
+        };
+        MovedSpans { body, mouth }
+    }
+
+    /// [`WeightMap::score_silhouette`] of `sil` at `offset`, from its spans found nearby
+    /// ([`WeightMap::spans_of`]) when the move keeps them on the map's sub-rows (any move
+    /// across, a move up or down by whole sub-rows): a translation search then integrates the
+    /// same spans again instead of walking the silhouette's edges. The result equals a fresh
+    /// score to rounding (the spans' ends are moved rather than found at the moved edges).
+    pub fn score_moved(
+        &self,
+        sil: &Silhouette,
+        spans: &MovedSpans,
+        offset: PointMm,
+        scratch: &mut ScoreScratch,
+    ) -> f64 {
+        let Some((dx, shift)) = spans.body.move_to(self, offset) else {
+            return self.score_silhouette(sil, offset, scratch);
+        };
+        let body = self.integrate(&spans.body, dx, shift);
+        match (&spans.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => match mouth.move_to(&layers.losses, offset) {
+                Some((dx, shift)) => body - layers.losses.integrate(mouth, dx, shift),
+                None => self.score_silhouette(sil, offset, scratch),
+            },
+            _ => body,
+        }
+    }
+
+    /// The union of `polygons` moved by `offset`, as merged spans per sub-row, into `out`.
+    fn find_spans(
+        &self,
+        polygons: &[Vec<PointMm>],
+        offset: PointMm,
+        scratch: &mut ScoreScratch,
+        out: &mut Spans,
+    ) {
+        out.clear(offset);
         let n_sub = self.height * SUB_ROWS;
         if n_sub == 0 || polygons.is_empty() {
-            return 0.0;
+            return;
         }
-        // One polygon needs no union: its spans are integrated as they are found.
+        // One polygon needs no union: its spans are kept as they are found.
         let single = polygons.len() == 1;
         if !single && scratch.intervals.len() < n_sub {
             scratch.intervals.resize(n_sub, Vec::new());
@@ -195,7 +254,6 @@ impl WeightMap {
             (offset.x - self.origin_mm.x) * inv,
             (offset.y - self.origin_mm.y) * inv,
         );
-        let mut total = 0.0;
         let mut k_min = n_sub;
         let mut k_max = 0usize;
         for poly in polygons {
@@ -211,6 +269,10 @@ impl WeightMap {
                 });
             if !(ymin.is_finite() && ymax.is_finite()) {
                 continue;
+            }
+            // Sub-row -1 sits a sub-row above the map, sub-row `n_sub` a sub-row below it.
+            if ymin <= sub_row_y(0) - SUB_ROW_DY || ymax >= sub_row_y(n_sub) {
+                out.clipped = true;
             }
             let Some((k0, k1)) = sub_row_range(ymin, ymax, n_sub) else {
                 continue;
@@ -262,45 +324,124 @@ impl WeightMap {
                     y += SUB_ROW_DY;
                 }
             }
+            if single {
+                out.k0 = k0;
+                for (&a, &b) in scratch.lo.iter().zip(&scratch.hi) {
+                    if a < b {
+                        out.spans.push((a, b));
+                    }
+                    out.ends.push(out.spans.len());
+                }
+                return;
+            }
             for (k, (&a, &b)) in (k0..=k1).zip(scratch.lo.iter().zip(&scratch.hi)) {
                 if a < b {
-                    if single {
-                        total += self.row(k / SUB_ROWS).integral(a, b);
-                    } else {
-                        scratch.intervals[k].push((a, b));
-                    }
+                    scratch.intervals[k].push((a, b));
                 }
             }
             k_min = k_min.min(k0);
             k_max = k_max.max(k1);
         }
-        if single || k_min > k_max {
-            return total / SUB_ROWS as f64;
+        if k_min > k_max {
+            return;
         }
+        out.k0 = k_min;
         for k in k_min..=k_max {
             let iv = &mut scratch.intervals[k];
-            if iv.is_empty() {
+            if !iv.is_empty() {
+                if iv.len() > 1 {
+                    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+                }
+                let (mut a, mut b) = iv[0];
+                for &(c, d) in iv.iter().skip(1) {
+                    if c <= b {
+                        b = b.max(d);
+                    } else {
+                        out.spans.push((a, b));
+                        a = c;
+                        b = d;
+                    }
+                }
+                out.spans.push((a, b));
+                iv.clear();
+            }
+            out.ends.push(out.spans.len());
+        }
+    }
+
+    /// The integral of the weights over `spans` moved `dx` pixels across and `shift` sub-rows
+    /// down (rows moved off the map count nothing), in pixels.
+    fn integrate(&self, spans: &Spans, dx: f64, shift: i64) -> f64 {
+        let n_sub = (self.height * SUB_ROWS) as i64;
+        let mut total = 0.0;
+        let mut start = 0;
+        for (i, &end) in spans.ends.iter().enumerate() {
+            let k = spans.k0 as i64 + i as i64 + shift;
+            let row_spans = &spans.spans[start..end];
+            start = end;
+            if row_spans.is_empty() || !(0..n_sub).contains(&k) {
                 continue;
             }
-            let row = self.row(k / SUB_ROWS);
-            if iv.len() > 1 {
-                iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let row = self.row(k as usize / SUB_ROWS);
+            for &(a, b) in row_spans {
+                total += row.integral(a + dx, b + dx);
             }
-            let (mut a, mut b) = iv[0];
-            for &(c, d) in iv.iter().skip(1) {
-                if c <= b {
-                    b = b.max(d);
-                } else {
-                    total += row.integral(a, b);
-                    a = c;
-                    b = d;
-                }
-            }
-            total += row.integral(a, b);
-            iv.clear();
         }
         total / SUB_ROWS as f64
     }
+}
+
+/// A union of polygons as merged spans on a map's sub-rows (map pixel columns), found at one
+/// offset.
+#[derive(Debug, Default, Clone)]
+pub struct Spans {
+    /// The offset they were found at (table mm).
+    at: PointMm,
+    /// The first sub-row with an entry in `ends`.
+    k0: usize,
+    /// Per sub-row from `k0`, the end of its spans in `spans` (each starts where the last ended).
+    ends: Vec<usize>,
+    spans: Vec<(f64, f64)>,
+    /// The map's top or bottom edge cut the polygons: moved up or down, they would cover rows
+    /// these spans lack.
+    clipped: bool,
+}
+
+impl Spans {
+    fn clear(&mut self, at: PointMm) {
+        self.at = at;
+        self.k0 = 0;
+        self.ends.clear();
+        self.spans.clear();
+        self.clipped = false;
+    }
+
+    /// The move to `offset` in map pixels across and whole sub-rows down, when the spans can
+    /// make it: `None` for a move up or down by a fraction of a sub-row, or any move up or
+    /// down of clipped spans.
+    fn move_to(&self, map: &WeightMap, offset: PointMm) -> Option<(f64, i64)> {
+        let inv = 1.0 / map.mm_per_px;
+        let dx = (offset.x - self.at.x) * inv;
+        let sub = (offset.y - self.at.y) * inv * SUB_ROWS as f64;
+        let shift = floor_exact(sub + 0.5);
+        if (sub - shift).abs() > WHOLE_SUB_ROW_TOLERANCE || (shift != 0.0 && self.clipped) {
+            return None;
+        }
+        Some((dx, shift as i64))
+    }
+}
+
+/// How far from a whole number of sub-rows a move up or down may be and still reuse spans, in
+/// sub-rows: moves of whole steps land within rounding of it (a millionth of a sub-row moves a
+/// span's ends by far less than the rounding of the weights).
+const WHOLE_SUB_ROW_TOLERANCE: f64 = 1e-6;
+
+/// A silhouette's spans, for [`WeightMap::score_moved`]: its body on the map, its mouth on the
+/// map's losses layer when the map has one.
+#[derive(Debug, Clone)]
+pub struct MovedSpans {
+    body: Spans,
+    mouth: Option<Spans>,
 }
 
 /// One row of a [`WeightMap`]: its weights and their `width + 1` prefix sums.
@@ -477,6 +618,38 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_moved_silhouette_scores_from_its_spans_as_afresh(
+            (w, h, weights) in (1usize..40, 1usize..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(-1.0f32..1.0, w * h))
+            }),
+            polys in polygons(),
+            mouth in prop::option::of(prop::collection::vec(vertex(false), 3..8)),
+            scale in prop::sample::select(vec![0.5, 1.0, 0.7]),
+            (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
+            (mx, sub_rows, fraction) in (-4.0..4.0f64, -6i32..6, any::<bool>()),
+        ) {
+            let neutral: Vec<bool> = weights.iter().map(|&v| v < 0.0).collect();
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights)
+                .with_neutral_mouths(&neutral);
+            let sil = Silhouette {
+                polygons: polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect(),
+                mouth: mouth.map(|m| crate::vision::solid::convex_hull(&m)),
+            };
+            let at = PointMm::new(dx, dy);
+            let mut s = ScoreScratch::default();
+            let spans = map.spans_of(&sil, at, &mut s);
+            // Where they were found, the spans score exactly as the silhouette does.
+            let here = map.score_moved(&sil, &spans, at, &mut s);
+            prop_assert_eq!(here.to_bits(), map.score_silhouette(&sil, at, &mut s).to_bits());
+            // Moved across, by whole sub-rows up or down, or by a fraction of one.
+            let down = sub_rows as f64 * scale / SUB_ROWS as f64 + if fraction { 0.1 * scale } else { 0.0 };
+            let to = at + PointMm::new(mx, down);
+            let moved = map.score_moved(&sil, &spans, to, &mut s);
+            let fresh = map.score_silhouette(&sil, to, &mut s);
+            prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {}", moved, fresh);
+        }
+
         #[test]
         fn score_is_bit_for_bit_the_plain_routine(
             (w, h, weights) in (1usize..40, 1usize..40).prop_flat_map(|(w, h)| {
