@@ -77,6 +77,9 @@ const HULL_RETRY_TURNS: [f64; 5] = [
 const MAX_SHARE_ON_DECK: f64 = 0.4;
 /// Spacing of the points [`share_on`] samples a footprint at, mm.
 const SHARE_SAMPLE_MM: f64 = 1.0;
+/// A deck this far clear of a footprint's bounds cannot hold its sample points, mm (far more
+/// than the rounding of a point-in-polygon test at a deck's edge).
+const DECK_CLEAR_MM: f64 = 1.0;
 /// Evenly spaced turns per symmetry period from which a piece against one of its colour is
 /// refitted once the others' final poses are known.
 const ROUND_AGAIN_STARTS: usize = 12;
@@ -1520,12 +1523,23 @@ fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
 /// The share of `footprint`'s area that lies on any of `decks` (sampled every
 /// [`SHARE_SAMPLE_MM`]).
 fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
-    if decks.is_empty() {
-        return 0.0;
-    }
     let Some((lo, hi)) = footprint.bounds() else {
         return 0.0;
     };
+    // A deck whose bounds keep clear of the footprint's holds none of its sample points: most
+    // candidates are nowhere near a ship, and need no sampling at all.
+    let m = DECK_CLEAR_MM;
+    let decks: Vec<&PolygonMm> = decks
+        .iter()
+        .filter(|d| {
+            d.bounds().is_some_and(|(a, b)| {
+                a.x - m <= hi.x && lo.x <= b.x + m && a.y - m <= hi.y && lo.y <= b.y + m
+            })
+        })
+        .collect();
+    if decks.is_empty() {
+        return 0.0;
+    }
     let (mut inside, mut on) = (0usize, 0usize);
     let mut y = lo.y + SHARE_SAMPLE_MM / 2.0;
     while y < hi.y {

@@ -11,7 +11,7 @@
 //! Search: from a start point and a few start angles, a pattern search over the translation
 //! (the silhouette is moved, not recomputed: a few millimetres change the lean by hundredths of
 //! a millimetre), then over translation and angle together, shrinking the steps to an eighth
-//! of a millimetre.
+//! of a millimetre. Neither search scores one position twice (see [`Seen`]).
 
 use super::raster::{ScoreScratch, WeightMap};
 use super::solid::{Solid, convex_hull};
@@ -340,7 +340,9 @@ fn translate_search(
     scratch: &mut ScoreScratch,
 ) -> (Pose2, f64, Silhouette) {
     let mut off = offset;
-    let mut best = map.score_silhouette(sil, off, scratch);
+    let spans = map.spans_of(sil, off, scratch);
+    let mut best = map.score_moved(sil, &spans, off, scratch);
+    let mut seen = Seen::default();
     let mut step = step;
     let stop = step / 4.0 - 1e-9;
     while step >= stop {
@@ -353,7 +355,8 @@ fn translate_search(
                     continue;
                 }
                 let d = PointMm::new(dx * step, dy * step);
-                let sc = map.score_silhouette(sil, off + d, scratch);
+                let to = off + d;
+                let sc = seen.score(Seen::at(to), || map.score_moved(sil, &spans, to, scratch));
                 if sc > best + 1e-9 {
                     best = sc;
                     off = off + d;
@@ -395,7 +398,11 @@ fn joint_search(
     let mut sil = sil;
     // The silhouette was computed at `cur.center_mm - off`.
     let mut off = PointMm::default();
-    let mut best = map.score_silhouette(&sil, off, scratch);
+    let mut spans = map.spans_of(&sil, off, scratch);
+    let mut best = map.score_moved(&sil, &spans, off, scratch);
+    // Translations of the current silhouette, and turns (silhouettes of their own) by pose.
+    let mut moves = Seen::default();
+    let mut turns = Seen::default();
     let mut step = JOINT_STEP_MM;
     let mut astep = if round { 0.0 } else { ANGLE_STEP_START };
     let astop = precision.angle_rad;
@@ -410,7 +417,8 @@ fn joint_search(
                         continue;
                     }
                     let d = PointMm::new(dx * step, dy * step);
-                    let sc = map.score_silhouette(&sil, off + d, scratch);
+                    let to = off + d;
+                    let sc = moves.score(Seen::at(to), || map.score_moved(&sil, &spans, to, scratch));
                     if sc > best + 1e-9 {
                         best = sc;
                         off = off + d;
@@ -426,12 +434,22 @@ fn joint_search(
                         angle_rad: cur.angle_rad + a,
                         ..cur
                     };
-                    let ts = Silhouette::of(solid, &trial, view);
-                    let sc = map.score_silhouette(&ts, PointMm::default(), scratch);
+                    let key = Seen::turned(&trial);
+                    let (sc, ts) = match turns.get(key) {
+                        Some(sc) => (sc, None),
+                        None => {
+                            let ts = Silhouette::of(solid, &trial, view);
+                            let sc = map.score_silhouette(&ts, PointMm::default(), scratch);
+                            turns.insert(key, sc);
+                            (sc, Some(ts))
+                        }
+                    };
                     if sc > best + 1e-9 {
                         best = sc;
                         cur = trial;
-                        sil = ts;
+                        sil = ts.unwrap_or_else(|| Silhouette::of(solid, &trial, view));
+                        spans = map.spans_of(&sil, PointMm::default(), scratch);
+                        moves.clear();
                         off = PointMm::default();
                         moved = true;
                         back = None;
@@ -440,8 +458,10 @@ fn joint_search(
             }
             if off.norm() > RECOMPUTE_AFTER_MM {
                 sil = Silhouette::of(solid, &cur, view);
+                moves.clear();
                 off = PointMm::default();
-                best = map.score_silhouette(&sil, off, scratch);
+                spans = map.spans_of(&sil, off, scratch);
+                best = map.score_moved(&sil, &spans, off, scratch);
                 back = None;
             }
             if !moved {
@@ -454,6 +474,53 @@ fn joint_search(
     let exact = Silhouette::of(solid, &cur, view);
     let score = map.score_silhouette(&exact, PointMm::default(), scratch);
     (cur, score, exact)
+}
+
+/// Scores a pattern search has already computed, by the exact position they were computed at.
+/// After a move, the search tries again the neighbours it tried before the move (from its new
+/// place, they are the same points); a score is a pure function of the silhouette and its
+/// position, so looking it up changes no decision and saves a silhouette and a score. Callers
+/// keep one per silhouette being moved and [`Seen::clear`] it when the silhouette changes.
+#[derive(Debug, Default)]
+struct Seen {
+    entries: Vec<([u64; 3], f64)>,
+}
+
+impl Seen {
+    /// The key of an offset of the silhouette being moved.
+    fn at(offset: PointMm) -> [u64; 3] {
+        [offset.x.to_bits(), offset.y.to_bits(), 0]
+    }
+
+    /// The key of a pose whose silhouette is computed afresh.
+    fn turned(pose: &Pose2) -> [u64; 3] {
+        [
+            pose.center_mm.x.to_bits(),
+            pose.center_mm.y.to_bits(),
+            pose.angle_rad.to_bits(),
+        ]
+    }
+
+    fn get(&self, key: [u64; 3]) -> Option<f64> {
+        self.entries.iter().find(|(k, _)| *k == key).map(|&(_, s)| s)
+    }
+
+    fn insert(&mut self, key: [u64; 3], score: f64) {
+        self.entries.push((key, score));
+    }
+
+    /// The score at `key`, computed by `score` the first time it is asked for.
+    fn score(&mut self, key: [u64; 3], score: impl FnOnce() -> f64) -> f64 {
+        self.get(key).unwrap_or_else(|| {
+            let s = score();
+            self.insert(key, s);
+            s
+        })
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
 }
 
 #[cfg(test)]

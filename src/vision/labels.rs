@@ -273,28 +273,100 @@ pub struct TintMetrics {
 // Inlined into the labelling loops: out of line it costs a few milliseconds a frame.
 #[inline(always)]
 pub fn tint_metrics(f: [f32; 3], r: [f32; 3], t: [f32; 3]) -> Option<TintMetrics> {
-    let rr = dot(r, r);
-    if rr < 1.0 {
-        return None;
+    TintedReference::new(r, t).map(|tr| tr.metrics(f))
+}
+
+/// The part of [`tint_metrics`] that depends on the reference pixel and the tint only. A
+/// labeller compares each frame pixel with up to nine reference pixels
+/// ([`super::region`]'s `label_near`): worked out once per reference pixel and frame, this
+/// serves them all, and the metrics it gives are bit for bit [`tint_metrics`]'s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TintedReference {
+    r: [f32; 3],
+    rr: f32,
+    rn: f32,
+    /// The normal of the plane of lit and shaded table colours, and its length.
+    n: [f32; 3],
+    nn: f32,
+    /// The tinted reference's share along `r`, and its part across `r` with that part's length.
+    qr: f32,
+    qp: [f32; 3],
+    qpn: f32,
+}
+
+impl TintedReference {
+    /// `None` when the reference is black or the tint is no tint (see [`tint_metrics`]).
+    #[inline(always)]
+    pub fn new(r: [f32; 3], t: [f32; 3]) -> Option<Self> {
+        let rr = dot(r, r);
+        if rr < 1.0 {
+            return None;
+        }
+        let q = [r[0] * t[0], r[1] * t[1], r[2] * t[2]];
+        let n = cross(r, q);
+        let nn = dot(n, n).sqrt();
+        let rn = rr.sqrt();
+        if nn < MIN_TINT_ANGLE_SIN * rn * dot(q, q).sqrt() {
+            return None;
+        }
+        let qr = dot(q, r) / rr;
+        let qp = [q[0] - qr * r[0], q[1] - qr * r[1], q[2] - qr * r[2]];
+        let qpn = dot(qp, qp).sqrt();
+        Some(Self {
+            r,
+            rr,
+            rn,
+            n,
+            nn,
+            qr,
+            qp,
+            qpn,
+        })
     }
-    let q = [r[0] * t[0], r[1] * t[1], r[2] * t[2]];
-    let n = cross(r, q);
-    let nn = dot(n, n).sqrt();
-    let rn = rr.sqrt();
-    if nn < MIN_TINT_ANGLE_SIN * rn * dot(q, q).sqrt() {
-        return None;
+
+    /// The metrics of balanced frame pixel `f` over this reference pixel.
+    #[inline(always)]
+    pub fn metrics(&self, f: [f32; 3]) -> TintMetrics {
+        let s = dot(f, self.r) / self.rr;
+        TintMetrics {
+            s,
+            level: s.max(0.0) * self.rn,
+            off: dot(f, self.n).abs() / self.nn,
+            w: dot(f, self.qp) / self.qpn,
+            deepest: s * self.qpn / self.qr.max(1e-3),
+        }
     }
-    let s = dot(f, r) / rr;
-    let qr = dot(q, r) / rr;
-    let qp = [q[0] - qr * r[0], q[1] - qr * r[1], q[2] - qr * r[2]];
-    let qpn = dot(qp, qp).sqrt();
-    Some(TintMetrics {
-        s,
-        level: s.max(0.0) * rn,
-        off: dot(f, n).abs() / nn,
-        w: dot(f, qp) / qpn,
-        deepest: s * qpn / qr.max(1e-3),
-    })
+}
+
+/// A reference pixel made ready to label frame pixels against ([`label_tinted`]), its
+/// frame-independent part done once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PreparedReference {
+    /// No tint measured: [`label`].
+    Untinted([f32; 3]),
+    /// A measured neutral tint, or a black reference: [`label_tinted`]'s neutral case.
+    Neutral([f32; 3]),
+    Tinted(TintedReference),
+}
+
+impl PreparedReference {
+    #[inline(always)]
+    pub fn new(r: [f32; 3], tint: Option<[f32; 3]>) -> Self {
+        match tint {
+            None => Self::Untinted(r),
+            Some(t) => TintedReference::new(r, t).map_or(Self::Neutral(r), Self::Tinted),
+        }
+    }
+
+    /// [`label_tinted`] of balanced frame pixel `f` over this reference pixel.
+    #[inline(always)]
+    pub fn label(&self, f: [f32; 3]) -> Label {
+        match self {
+            Self::Untinted(r) => label(f, *r),
+            Self::Neutral(r) => label_neutral(f, *r),
+            Self::Tinted(tr) => label_in_tint_plane(&tr.metrics(f)),
+        }
+    }
 }
 
 /// How far a pixel lies past the tint of a full shadow as dark as it, as a share of its level:
@@ -389,13 +461,12 @@ pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) 
 /// off that plane, or in it but warmer than the lit table, or bluer than the darkest shadow,
 /// is a piece. Without a tint (or with a neutral one), [`label`].
 pub fn label_tinted(f: [f32; 3], r: [f32; 3], tint: Option<[f32; 3]>) -> Label {
-    let Some(t) = tint else {
-        return label(f, r);
-    };
-    let Some(m) = tint_metrics(f, r, t) else {
-        // A measured neutral tint: shadows keep the table's colour exactly.
-        return label_neutral(f, r);
-    };
+    PreparedReference::new(r, tint).label(f)
+}
+
+/// [`label_tinted`] of a pixel with a tint that is one, from its metrics.
+#[inline(always)]
+fn label_in_tint_plane(m: &TintMetrics) -> Label {
     if !(DARKEST_SHADOW..=1.0 + BRIGHTER).contains(&m.s) {
         return Label::Piece;
     }
@@ -413,8 +484,8 @@ pub fn label_tinted(f: [f32; 3], r: [f32; 3], tint: Option<[f32; 3]>) -> Label {
     }
 }
 
-/// The label of one pixel when the frame's shadows are known to keep the table's colour: any
-/// colour change beyond the noise is a piece.
+/// The label of one pixel when the frame's shadows are known to keep the table's colour (a
+/// measured neutral tint): any colour change beyond the noise is a piece.
 fn label_neutral(f: [f32; 3], r: [f32; 3]) -> Label {
     let rr = dot(r, r);
     if rr < 1.0 {
@@ -463,6 +534,76 @@ pub fn label(f: [f32; 3], r: [f32; 3]) -> Label {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`label_tinted`] as first written: every metric worked out from the pixel pair.
+    fn plain_label_tinted(f: [f32; 3], r: [f32; 3], tint: Option<[f32; 3]>) -> Label {
+        let Some(t) = tint else {
+            return label(f, r);
+        };
+        let rr = dot(r, r);
+        let q = [r[0] * t[0], r[1] * t[1], r[2] * t[2]];
+        let n = cross(r, q);
+        let nn = dot(n, n).sqrt();
+        let rn = rr.sqrt();
+        if rr < 1.0 || nn < MIN_TINT_ANGLE_SIN * rn * dot(q, q).sqrt() {
+            return label_neutral(f, r);
+        }
+        let s = dot(f, r) / rr;
+        let qr = dot(q, r) / rr;
+        let qp = [q[0] - qr * r[0], q[1] - qr * r[1], q[2] - qr * r[2]];
+        let qpn = dot(qp, qp).sqrt();
+        let (level, off, w, deepest) = (
+            s.max(0.0) * rn,
+            dot(f, n).abs() / nn,
+            dot(f, qp) / qpn,
+            s * qpn / qr.max(1e-3),
+        );
+        if !(DARKEST_SHADOW..=1.0 + BRIGHTER).contains(&s) {
+            return Label::Piece;
+        }
+        let noise = OFF_PLANE_ABS + OFF_PLANE_REL * level;
+        if off > noise || w < -(ANTI_TINT_ABS + ANTI_TINT_REL * level) || w > 1.5 * deepest.abs() + noise {
+            Label::Piece
+        } else if s < 1.0 - DARKER {
+            Label::Shadow
+        } else {
+            Label::Table
+        }
+    }
+
+    fn level() -> impl Strategy<Value = f32> {
+        (0u8..=255).prop_map(f32::from)
+    }
+
+    proptest! {
+        #[test]
+        fn a_prepared_reference_labels_as_the_plain_routine(
+            r in [level(), level(), level()],
+            // Frame pixels near the reference's colour (shadows, the table) and anywhere.
+            (shade, jitter, anywhere) in (0.0f32..1.4, [-12.0f32..12.0, -12.0f32..12.0, -12.0f32..12.0], any::<bool>()),
+            g in [level(), level(), level()],
+            tint in prop::option::of(prop::sample::select(vec![
+                [1.0f32, 1.0, 1.0],
+                [0.964, 1.006, 1.030],
+                [1.08, 0.98, 0.94],
+                [1.0, 1.0, 1.0005],
+            ])),
+        ) {
+            let f = if anywhere {
+                g
+            } else {
+                [0, 1, 2].map(|c| (r[c] * shade + jitter[c]).max(0.0))
+            };
+            let prepared = PreparedReference::new(r, tint);
+            prop_assert_eq!(prepared.label(f), plain_label_tinted(f, r, tint));
+            prop_assert_eq!(label_tinted(f, r, tint), plain_label_tinted(f, r, tint));
+            if let Some(t) = tint {
+                let m = tint_metrics(f, r, t);
+                prop_assert_eq!(m, TintedReference::new(r, t).map(|tr| tr.metrics(f)));
+            }
+        }
+    }
 
     #[test]
     fn a_full_shadow_is_as_warm_as_its_tint_a_penumbra_less_and_a_brown_chest_more() {

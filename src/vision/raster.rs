@@ -47,6 +47,7 @@ pub struct ScoreScratch {
     hi: Vec<f64>,
     intervals: Vec<Vec<(f64, f64)>>,
     px: Vec<(f64, f64)>,
+    spans: Spans,
 }
 
 impl WeightMap {
@@ -156,18 +157,12 @@ impl WeightMap {
         self.weights[j * self.width + i]
     }
 
-    /// Integral of row `j`'s weights from `t = -0.5` (the row's left edge) to `t`.
-    fn row_integral(&self, j: usize, t: f64) -> f64 {
+    /// Row `j`'s prefix sums and weights, for [`row_integral`].
+    fn row(&self, j: usize) -> Row<'_> {
         let w = self.width;
-        let t = t.clamp(-0.5, w as f64 - 0.5);
-        let u = t + 0.5;
-        let k = (u.floor() as usize).min(w);
-        let frac = u - k as f64;
-        let base = self.prefix[j * (w + 1) + k] as f64;
-        if k < w {
-            base + frac * self.weights[j * w + k] as f64
-        } else {
-            base
+        Row {
+            prefix: &self.prefix[j * (w + 1)..(j + 1) * (w + 1)],
+            weights: &self.weights[j * w..(j + 1) * w],
         }
     }
 
@@ -181,12 +176,75 @@ impl WeightMap {
 
     /// The integral of the weights over the union of `polygons` moved by `offset` (table mm),
     /// in pixels (one fully covered pixel of weight 1 scores 1).
+    ///
+    /// Pose searches call this tens of thousands of times a frame: it walks each edge once over
+    /// the sub-rows it spans and reads each span's ends from the row prefix sums, with no
+    /// libm rounding calls (see [`floor_exact`]). Its result is bit for bit that of integrating
+    /// every sub-row span with a plain floor-based row integral (the tests check so).
     pub fn score(&self, polygons: &[Vec<PointMm>], offset: PointMm, scratch: &mut ScoreScratch) -> f64 {
+        let mut spans = std::mem::take(&mut scratch.spans);
+        self.find_spans(polygons, offset, scratch, &mut spans);
+        let total = self.integrate(&spans, 0.0, 0);
+        scratch.spans = spans;
+        total
+    }
+
+    /// The spans of `sil` at `offset`, for [`WeightMap::score_moved`].
+    pub fn spans_of(&self, sil: &Silhouette, offset: PointMm, scratch: &mut ScoreScratch) -> MovedSpans {
+        let mut body = Spans::default();
+        self.find_spans(&sil.polygons, offset, scratch, &mut body);
+        let mouth = match (&sil.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => {
+                let mut spans = Spans::default();
+                layers
+                    .losses
+                    .find_spans(std::slice::from_ref(mouth), offset, scratch, &mut spans);
+                Some(spans)
+            }
+            _ => None,
+        };
+        MovedSpans { body, mouth }
+    }
+
+    /// [`WeightMap::score_silhouette`] of `sil` at `offset`, from its spans found nearby
+    /// ([`WeightMap::spans_of`]) when the move keeps them on the map's sub-rows (any move
+    /// across, a move up or down by whole sub-rows): a translation search then integrates the
+    /// same spans again instead of walking the silhouette's edges. The result equals a fresh
+    /// score to rounding (the spans' ends are moved rather than found at the moved edges).
+    pub fn score_moved(
+        &self,
+        sil: &Silhouette,
+        spans: &MovedSpans,
+        offset: PointMm,
+        scratch: &mut ScoreScratch,
+    ) -> f64 {
+        let Some((dx, shift)) = spans.body.move_to(self, offset) else {
+            return self.score_silhouette(sil, offset, scratch);
+        };
+        let body = self.integrate(&spans.body, dx, shift);
+        match (&spans.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => match mouth.move_to(&layers.losses, offset) {
+                Some((dx, shift)) => body - layers.losses.integrate(mouth, dx, shift),
+                None => self.score_silhouette(sil, offset, scratch),
+            },
+            _ => body,
+        }
+    }
+
+    /// The union of `polygons` moved by `offset`, as merged spans per sub-row, into `out`.
+    fn find_spans(
+        &self,
+        polygons: &[Vec<PointMm>],
+        offset: PointMm,
+        scratch: &mut ScoreScratch,
+        out: &mut Spans,
+    ) {
+        out.clear(offset);
         let n_sub = self.height * SUB_ROWS;
         if n_sub == 0 || polygons.is_empty() {
-            return 0.0;
+            return;
         }
-        // One polygon needs no union: its spans are integrated as they are found.
+        // One polygon needs no union: its spans are kept as they are found.
         let single = polygons.len() == 1;
         if !single && scratch.intervals.len() < n_sub {
             scratch.intervals.resize(n_sub, Vec::new());
@@ -196,7 +254,6 @@ impl WeightMap {
             (offset.x - self.origin_mm.x) * inv,
             (offset.y - self.origin_mm.y) * inv,
         );
-        let mut total = 0.0;
         let mut k_min = n_sub;
         let mut k_max = 0usize;
         for poly in polygons {
@@ -213,6 +270,10 @@ impl WeightMap {
             if !(ymin.is_finite() && ymax.is_finite()) {
                 continue;
             }
+            // Sub-row -1 sits a sub-row above the map, sub-row `n_sub` a sub-row below it.
+            if ymin <= sub_row_y(0) - SUB_ROW_DY || ymax >= sub_row_y(n_sub) {
+                out.clipped = true;
+            }
             let Some((k0, k1)) = sub_row_range(ymin, ymax, n_sub) else {
                 continue;
             };
@@ -221,10 +282,14 @@ impl WeightMap {
             scratch.lo.resize(len, f64::INFINITY);
             scratch.hi.clear();
             scratch.hi.resize(len, f64::NEG_INFINITY);
-            let m = scratch.px.len();
-            for e in 0..m {
-                let (x0, y0) = scratch.px[e];
-                let (x1, y1) = scratch.px[(e + 1) % m];
+            let Some(&last) = scratch.px.last() else {
+                continue;
+            };
+            // Each edge runs from the previous vertex to this one (the last closes the ring).
+            let mut from = last;
+            for &to in &scratch.px {
+                let ((x0, y0), (x1, y1)) = (from, to);
+                from = to;
                 let (ya, yb) = if y0 < y1 { (y0, y1) } else { (y1, y0) };
                 let Some((ka, kb)) = sub_row_range(ya, yb, n_sub) else {
                     continue;
@@ -234,68 +299,185 @@ impl WeightMap {
                 if ka > kb {
                     continue;
                 }
+                let lo = &mut scratch.lo[ka - k0..=kb - k0];
+                let hi = &mut scratch.hi[ka - k0..=kb - k0];
                 let dy = y1 - y0;
                 if dy.abs() < 1e-12 {
-                    for idx in ka - k0..=kb - k0 {
-                        scratch.lo[idx] = scratch.lo[idx].min(x0.min(x1));
-                        scratch.hi[idx] = scratch.hi[idx].max(x0.max(x1));
+                    let (a, b) = (x0.min(x1), x0.max(x1));
+                    for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+                        *l = l.min(a);
+                        *h = h.max(b);
                     }
                     continue;
                 }
                 let slope = (x1 - x0) / dy;
-                for k in ka..=kb {
-                    let x = x0 + (sub_row_y(k) - y0) * slope;
-                    let idx = k - k0;
-                    if x < scratch.lo[idx] {
-                        scratch.lo[idx] = x;
+                // Sub-row ys are multiples of a quarter pixel: stepping them is exact.
+                let mut y = sub_row_y(ka);
+                for (l, h) in lo.iter_mut().zip(hi.iter_mut()) {
+                    let x = x0 + (y - y0) * slope;
+                    if x < *l {
+                        *l = x;
                     }
-                    if x > scratch.hi[idx] {
-                        scratch.hi[idx] = x;
+                    if x > *h {
+                        *h = x;
                     }
+                    y += SUB_ROW_DY;
                 }
             }
-            for k in k0..=k1 {
-                let (a, b) = (scratch.lo[k - k0], scratch.hi[k - k0]);
-                if a < b {
-                    if single {
-                        let j = k / SUB_ROWS;
-                        total += self.row_integral(j, b) - self.row_integral(j, a);
-                    } else {
-                        scratch.intervals[k].push((a, b));
+            if single {
+                out.k0 = k0;
+                for (&a, &b) in scratch.lo.iter().zip(&scratch.hi) {
+                    if a < b {
+                        out.spans.push((a, b));
                     }
+                    out.ends.push(out.spans.len());
+                }
+                return;
+            }
+            for (k, (&a, &b)) in (k0..=k1).zip(scratch.lo.iter().zip(&scratch.hi)) {
+                if a < b {
+                    scratch.intervals[k].push((a, b));
                 }
             }
             k_min = k_min.min(k0);
             k_max = k_max.max(k1);
         }
-        if single || k_min > k_max {
-            return total / SUB_ROWS as f64;
+        if k_min > k_max {
+            return;
         }
+        out.k0 = k_min;
         for k in k_min..=k_max {
             let iv = &mut scratch.intervals[k];
-            if iv.is_empty() {
+            if !iv.is_empty() {
+                if iv.len() > 1 {
+                    iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+                }
+                let (mut a, mut b) = iv[0];
+                for &(c, d) in iv.iter().skip(1) {
+                    if c <= b {
+                        b = b.max(d);
+                    } else {
+                        out.spans.push((a, b));
+                        a = c;
+                        b = d;
+                    }
+                }
+                out.spans.push((a, b));
+                iv.clear();
+            }
+            out.ends.push(out.spans.len());
+        }
+    }
+
+    /// The integral of the weights over `spans` moved `dx` pixels across and `shift` sub-rows
+    /// down (rows moved off the map count nothing), in pixels.
+    fn integrate(&self, spans: &Spans, dx: f64, shift: i64) -> f64 {
+        let n_sub = (self.height * SUB_ROWS) as i64;
+        let mut total = 0.0;
+        let mut start = 0;
+        for (i, &end) in spans.ends.iter().enumerate() {
+            let k = spans.k0 as i64 + i as i64 + shift;
+            let row_spans = &spans.spans[start..end];
+            start = end;
+            if row_spans.is_empty() || !(0..n_sub).contains(&k) {
                 continue;
             }
-            let j = k / SUB_ROWS;
-            if iv.len() > 1 {
-                iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let row = self.row(k as usize / SUB_ROWS);
+            for &(a, b) in row_spans {
+                total += row.integral(a + dx, b + dx);
             }
-            let (mut a, mut b) = iv[0];
-            for &(c, d) in iv.iter().skip(1) {
-                if c <= b {
-                    b = b.max(d);
-                } else {
-                    total += self.row_integral(j, b) - self.row_integral(j, a);
-                    a = c;
-                    b = d;
-                }
-            }
-            total += self.row_integral(j, b) - self.row_integral(j, a);
-            iv.clear();
         }
         total / SUB_ROWS as f64
     }
 }
+
+/// A union of polygons as merged spans on a map's sub-rows (map pixel columns), found at one
+/// offset.
+#[derive(Debug, Default, Clone)]
+pub struct Spans {
+    /// The offset they were found at (table mm).
+    at: PointMm,
+    /// The first sub-row with an entry in `ends`.
+    k0: usize,
+    /// Per sub-row from `k0`, the end of its spans in `spans` (each starts where the last ended).
+    ends: Vec<usize>,
+    spans: Vec<(f64, f64)>,
+    /// The map's top or bottom edge cut the polygons: moved up or down, they would cover rows
+    /// these spans lack.
+    clipped: bool,
+}
+
+impl Spans {
+    fn clear(&mut self, at: PointMm) {
+        self.at = at;
+        self.k0 = 0;
+        self.ends.clear();
+        self.spans.clear();
+        self.clipped = false;
+    }
+
+    /// The move to `offset` in map pixels across and whole sub-rows down, when the spans can
+    /// make it: `None` for a move up or down by a fraction of a sub-row, or any move up or
+    /// down of clipped spans.
+    fn move_to(&self, map: &WeightMap, offset: PointMm) -> Option<(f64, i64)> {
+        let inv = 1.0 / map.mm_per_px;
+        let dx = (offset.x - self.at.x) * inv;
+        let sub = (offset.y - self.at.y) * inv * SUB_ROWS as f64;
+        let shift = floor_exact(sub + 0.5);
+        if (sub - shift).abs() > WHOLE_SUB_ROW_TOLERANCE || (shift != 0.0 && self.clipped) {
+            return None;
+        }
+        Some((dx, shift as i64))
+    }
+}
+
+/// How far from a whole number of sub-rows a move up or down may be and still reuse spans, in
+/// sub-rows: moves of whole steps land within rounding of it (a millionth of a sub-row moves a
+/// span's ends by far less than the rounding of the weights).
+const WHOLE_SUB_ROW_TOLERANCE: f64 = 1e-6;
+
+/// A silhouette's spans, for [`WeightMap::score_moved`]: its body on the map, its mouth on the
+/// map's losses layer when the map has one.
+#[derive(Debug, Clone)]
+pub struct MovedSpans {
+    body: Spans,
+    mouth: Option<Spans>,
+}
+
+/// One row of a [`WeightMap`]: its weights and their `width + 1` prefix sums.
+#[derive(Clone, Copy)]
+struct Row<'a> {
+    prefix: &'a [f32],
+    weights: &'a [f32],
+}
+
+impl Row<'_> {
+    /// The integral of the row's weights from `a` to `b` (pixel columns, `a <= b`).
+    #[inline(always)]
+    fn integral(self, a: f64, b: f64) -> f64 {
+        self.up_to(b) - self.up_to(a)
+    }
+
+    /// The integral from `t = -0.5` (the row's left edge) to `t`, clipped to the row.
+    #[inline(always)]
+    fn up_to(self, t: f64) -> f64 {
+        let w = self.weights.len();
+        let u = t.clamp(-0.5, w as f64 - 0.5) + 0.5;
+        // `u` lies in [0, w] (or is NaN, which converts to 0 as `floor` would): the conversion
+        // is its floor, without a libm call (a signed one: a single instruction).
+        let k = u as i64;
+        let frac = u - k as f64;
+        let k = (k as usize).min(w);
+        let base = self.prefix.get(k).copied().unwrap_or(0.0) as f64;
+        match self.weights.get(k) {
+            Some(&wk) => base + frac * wk as f64,
+            None => base,
+        }
+    }
+}
+
+/// The distance between neighbouring sub-rows, pixels.
+const SUB_ROW_DY: f64 = 1.0 / SUB_ROWS as f64;
 
 /// The y of sub-row `k` (pixel row `k / 2`, at -0.25 and +0.25 from its centre).
 fn sub_row_y(k: usize) -> f64 {
@@ -306,14 +488,191 @@ fn sub_row_y(k: usize) -> f64 {
 fn sub_row_range(ya: f64, yb: f64, n_sub: usize) -> Option<(usize, usize)> {
     // Sub-row k sits at y = (k + 0.5) / SUB_ROWS - 0.5.
     let s = SUB_ROWS as f64;
-    let ka = ((ya + 0.5) * s - 0.5).ceil().max(0.0);
-    let kb = ((yb + 0.5) * s - 0.5).floor().min(n_sub as f64 - 1.0);
+    let ka = -floor_exact(-((ya + 0.5) * s - 0.5));
+    let ka = ka.max(0.0);
+    let kb = floor_exact((yb + 0.5) * s - 0.5).min(n_sub as f64 - 1.0);
     (ka <= kb && ka.is_finite() && kb.is_finite()).then_some((ka as usize, kb as usize))
+}
+
+/// Floats this large or larger are whole numbers already.
+const WHOLE_FROM: f64 = 4_503_599_627_370_496.0; // 2^52
+
+/// `x.floor()` without a libm call (the build targets plain x86-64, where `floor` is one): the
+/// same value for every `x`, NaN and infinities included (a zero may lose its sign).
+#[inline(always)]
+fn floor_exact(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= WHOLE_FROM {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t > x { t - 1.0 } else { t }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// [`WeightMap::score`] as first written: every edge walked with `%`, sub-rows found with
+    /// `ceil`/`floor`, each span end integrated from its own floor-based index.
+    fn plain_score(map: &WeightMap, polygons: &[Vec<PointMm>], offset: PointMm) -> f64 {
+        let s = SUB_ROWS as f64;
+        let n_sub = map.height * SUB_ROWS;
+        let w = map.width;
+        let row_integral = |j: usize, t: f64| {
+            let u = t.clamp(-0.5, w as f64 - 0.5) + 0.5;
+            let k = (u.floor() as usize).min(w);
+            let frac = u - k as f64;
+            let base = map.prefix[j * (w + 1) + k] as f64;
+            if k < w {
+                base + frac * map.weights[j * w + k] as f64
+            } else {
+                base
+            }
+        };
+        let range = |ya: f64, yb: f64| {
+            let ka = ((ya + 0.5) * s - 0.5).ceil().max(0.0);
+            let kb = ((yb + 0.5) * s - 0.5).floor().min(n_sub as f64 - 1.0);
+            (ka <= kb && ka.is_finite() && kb.is_finite()).then_some((ka as usize, kb as usize))
+        };
+        let y_of = |k: usize| (k / SUB_ROWS) as f64 + ((k % SUB_ROWS) as f64 + 0.5) / s - 0.5;
+        if n_sub == 0 || polygons.is_empty() {
+            return 0.0;
+        }
+        let inv = 1.0 / map.mm_per_px;
+        let (ox, oy) = (
+            (offset.x - map.origin_mm.x) * inv,
+            (offset.y - map.origin_mm.y) * inv,
+        );
+        let mut intervals: Vec<Vec<(f64, f64)>> = vec![Vec::new(); n_sub];
+        for poly in polygons {
+            let px: Vec<(f64, f64)> = poly.iter().map(|&q| (q.x * inv + ox, q.y * inv + oy)).collect();
+            let ymin = px.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+            let ymax = px.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+            if !(ymin.is_finite() && ymax.is_finite()) {
+                continue;
+            }
+            let Some((k0, k1)) = range(ymin, ymax) else {
+                continue;
+            };
+            let mut lo = vec![f64::INFINITY; k1 - k0 + 1];
+            let mut hi = vec![f64::NEG_INFINITY; k1 - k0 + 1];
+            let m = px.len();
+            for e in 0..m {
+                let (x0, y0) = px[e];
+                let (x1, y1) = px[(e + 1) % m];
+                let Some((ka, kb)) = range(y0.min(y1), y0.max(y1)) else {
+                    continue;
+                };
+                for k in ka.max(k0)..=kb.min(k1) {
+                    let dy = y1 - y0;
+                    let (a, b) = if dy.abs() < 1e-12 {
+                        (x0.min(x1), x0.max(x1))
+                    } else {
+                        let x = x0 + (y_of(k) - y0) * ((x1 - x0) / dy);
+                        (x, x)
+                    };
+                    lo[k - k0] = lo[k - k0].min(a);
+                    hi[k - k0] = hi[k - k0].max(b);
+                }
+            }
+            for k in k0..=k1 {
+                if lo[k - k0] < hi[k - k0] {
+                    intervals[k].push((lo[k - k0], hi[k - k0]));
+                }
+            }
+        }
+        let mut total = 0.0;
+        for (k, iv) in intervals.iter_mut().enumerate() {
+            if iv.is_empty() {
+                continue;
+            }
+            let j = k / SUB_ROWS;
+            iv.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (mut a, mut b) = iv[0];
+            for &(c, d) in iv.iter().skip(1) {
+                if c <= b {
+                    b = b.max(d);
+                } else {
+                    total += row_integral(j, b) - row_integral(j, a);
+                    (a, b) = (c, d);
+                }
+            }
+            total += row_integral(j, b) - row_integral(j, a);
+        }
+        total / s
+    }
+
+    /// A vertex, on a quarter-millimetre grid when `snap` (so that edges run level and vertices
+    /// sit on sub-rows and pixel edges).
+    fn vertex(snap: bool) -> impl Strategy<Value = PointMm> {
+        (-8.0..48.0f64, -8.0..48.0f64).prop_map(move |(x, y)| {
+            let q = |v: f64| if snap { (v * 4.0).round() / 4.0 } else { v };
+            PointMm::new(q(x), q(y))
+        })
+    }
+
+    fn polygons() -> impl Strategy<Value = Vec<Vec<PointMm>>> {
+        any::<bool>()
+            .prop_flat_map(|snap| prop::collection::vec(prop::collection::vec(vertex(snap), 3..10), 1..4))
+    }
+
+    proptest! {
+        #[test]
+        fn a_moved_silhouette_scores_from_its_spans_as_afresh(
+            (w, h, weights) in (1usize..40, 1usize..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(-1.0f32..1.0, w * h))
+            }),
+            polys in polygons(),
+            mouth in prop::option::of(prop::collection::vec(vertex(false), 3..8)),
+            scale in prop::sample::select(vec![0.5, 1.0, 0.7]),
+            (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
+            (mx, sub_rows, fraction) in (-4.0..4.0f64, -6i32..6, any::<bool>()),
+        ) {
+            let neutral: Vec<bool> = weights.iter().map(|&v| v < 0.0).collect();
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights)
+                .with_neutral_mouths(&neutral);
+            let sil = Silhouette {
+                polygons: polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect(),
+                mouth: mouth.map(|m| crate::vision::solid::convex_hull(&m)),
+            };
+            let at = PointMm::new(dx, dy);
+            let mut s = ScoreScratch::default();
+            let spans = map.spans_of(&sil, at, &mut s);
+            // Where they were found, the spans score exactly as the silhouette does.
+            let here = map.score_moved(&sil, &spans, at, &mut s);
+            prop_assert_eq!(here.to_bits(), map.score_silhouette(&sil, at, &mut s).to_bits());
+            // Moved across, by whole sub-rows up or down, or by a fraction of one.
+            let down = sub_rows as f64 * scale / SUB_ROWS as f64 + if fraction { 0.1 * scale } else { 0.0 };
+            let to = at + PointMm::new(mx, down);
+            let moved = map.score_moved(&sil, &spans, to, &mut s);
+            let fresh = map.score_silhouette(&sil, to, &mut s);
+            prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {}", moved, fresh);
+        }
+
+        #[test]
+        fn score_is_bit_for_bit_the_plain_routine(
+            (w, h, weights) in (1usize..40, 1usize..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(-1.0f32..1.0, w * h))
+            }),
+            polys in polygons(),
+            scale in prop::sample::select(vec![0.5, 1.0, 0.7]),
+            (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
+        ) {
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights);
+            let offset = PointMm::new(dx, dy);
+            let mut s = ScoreScratch::default();
+            // Convex hulls (what silhouettes are) and the raw vertex rings alike.
+            let hulls: Vec<Vec<PointMm>> = polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect();
+            for set in [&polys, &hulls] {
+                let fast = map.score(set, offset, &mut s);
+                let plain = plain_score(&map, set, offset);
+                prop_assert_eq!(fast.to_bits(), plain.to_bits(), "{} vs {}", fast, plain);
+                let one = map.score(&set[..1], offset, &mut s);
+                prop_assert_eq!(one.to_bits(), plain_score(&map, &set[..1], offset).to_bits());
+            }
+        }
+    }
 
     fn ones(w: usize, h: usize) -> WeightMap {
         WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, vec![1.0; w * h])

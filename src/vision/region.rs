@@ -13,7 +13,7 @@
 use super::VisionError;
 use super::caster::{relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
-use super::labels::{Balance, Label, label_tinted, relabel_warm_patches, shadow_warmth};
+use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
 use super::rectify::Rectification;
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
@@ -126,15 +126,18 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let rows = view.rows();
     let cols = view.cols();
     let mut labelled = Vec::with_capacity((rows * cols).max(0) as usize);
+    let mut near = ReferenceRows::at(input.reference, 0, 0, cols, balance.shadow_tint)?;
     for y in 0..rows {
+        if y > 0 {
+            near.down()?;
+        }
         let f = view.at_row::<Vec3b>(y)?;
         let u = input.usable.at_row::<u8>(y)?;
-        let near = ReferenceRows::at(input.reference, y)?;
         for x in 0..f.len() {
             labelled.push(if u[x] == 0 {
                 Label::Outside
             } else {
-                near.label_near(balance.apply(f[x]), x as i32, balance.shadow_tint)
+                near.label_near(balance.apply(f[x]), x as i32)
             });
         }
     }
@@ -215,48 +218,87 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
 }
 
 /// A reference row and its neighbours above and below (where the image has them), for
-/// labelling along a row without a checked pixel access per neighbour.
+/// labelling along a row without a checked pixel access per neighbour. Each reference pixel is
+/// prepared for labelling ([`PreparedReference`]) the first time a frame pixel needs it, and
+/// once per pass: moving down ([`ReferenceRows::down`]) keeps the two rows still in reach.
 struct ReferenceRows<'a> {
+    reference: &'a Mat,
+    tint: Option<[f32; 3]>,
+    /// The middle row.
+    y: i32,
+    /// The first column held (one left of the first labelled).
+    x0: i32,
     /// Rows `y - 1`, `y`, `y + 1`.
     rows: [Option<&'a [Vec3b]>; 3],
+    /// Per row, its pixels from column `x0` as prepared so far (`None`: not yet needed).
+    prepared: [Vec<Option<PreparedReference>>; 3],
 }
 
 impl<'a> ReferenceRows<'a> {
-    fn at(reference: &'a Mat, y: i32) -> Result<Self, VisionError> {
-        let row = |yy: i32| -> Result<Option<&'a [Vec3b]>, VisionError> {
-            if yy < 0 || yy >= reference.rows() {
-                return Ok(None);
-            }
-            Ok(Some(reference.at_row::<Vec3b>(yy)?))
+    /// Rows about `y`, for labelling columns `x0..x1` against `tint`.
+    fn at(reference: &'a Mat, y: i32, x0: i32, x1: i32, tint: Option<[f32; 3]>) -> Result<Self, VisionError> {
+        let held = (x1 - x0 + 2).max(0) as usize;
+        let mut rows = Self {
+            reference,
+            tint,
+            y,
+            x0: x0 - 1,
+            rows: [None; 3],
+            prepared: [vec![None; held], vec![None; held], vec![None; held]],
         };
-        Ok(Self {
-            rows: [row(y - 1)?, row(y)?, row(y + 1)?],
-        })
+        rows.rows = [rows.row(y - 1)?, rows.row(y)?, rows.row(y + 1)?];
+        Ok(rows)
+    }
+
+    fn row(&self, yy: i32) -> Result<Option<&'a [Vec3b]>, VisionError> {
+        if yy < 0 || yy >= self.reference.rows() {
+            return Ok(None);
+        }
+        Ok(Some(self.reference.at_row::<Vec3b>(yy)?))
+    }
+
+    /// Moves one row down.
+    fn down(&mut self) -> Result<(), VisionError> {
+        self.y += 1;
+        self.rows.rotate_left(1);
+        self.prepared.rotate_left(1);
+        self.rows[2] = self.row(self.y + 1)?;
+        self.prepared[2].fill(None);
+        Ok(())
+    }
+
+    /// The reference pixel at column `x` of row `y + dy`, prepared; `None` outside the image.
+    // Inlined into `label_near`: out of line it costs as much as the labelling it saves.
+    #[inline(always)]
+    fn prepared(&mut self, x: i32, dy: i32) -> Option<PreparedReference> {
+        let i = (dy + 1) as usize;
+        let r = self.rows[i]?.get(usize::try_from(x).ok()?)?;
+        let slot = self.prepared[i].get_mut(usize::try_from(x - self.x0).ok()?)?;
+        let tint = self.tint;
+        Some(
+            *slot
+                .get_or_insert_with(|| PreparedReference::new([r[0] as f32, r[1] as f32, r[2] as f32], tint)),
+        )
     }
 
     /// The label of a balanced frame pixel `f` at column `x` of the middle row: as
-    /// [`label_tinted`] against the reference pixel there, but a change that a neighbouring
+    /// [`super::labels::label_tinted`] against the reference pixel there, but a change that a neighbouring
     /// reference pixel explains is no change. A frame never lies exactly on the calibration's
     /// pixels (the camera shakes, refocuses, is scaled): without this, every sharp edge of the
     /// empty table (the string, the beads, the planks) would turn into a thin line of "pieces".
     /// A column outside the image is [`Label::Outside`].
     #[inline]
-    fn label_near(&self, f: [f32; 3], x: i32, tint: Option<[f32; 3]>) -> Label {
-        let at = |dx: i32, dy: i32| -> Option<[f32; 3]> {
-            let row = self.rows[(dy + 1) as usize]?;
-            let r = row.get(usize::try_from(x + dx).ok()?)?;
-            Some([r[0] as f32, r[1] as f32, r[2] as f32])
-        };
-        let Some(here) = at(0, 0) else {
+    fn label_near(&mut self, f: [f32; 3], x: i32) -> Label {
+        let Some(here) = self.prepared(x, 0) else {
             return Label::Outside;
         };
-        let here = label_tinted(f, here, tint);
+        let here = here.label(f);
         if here != Label::Piece {
             return here;
         }
         for (dx, dy) in NEIGHBOURS {
-            if let Some(r) = at(dx, dy) {
-                let l = label_tinted(f, r, tint);
+            if let Some(r) = self.prepared(x + dx, dy) {
+                let l = r.label(f);
                 if l != Label::Piece {
                     return l;
                 }
@@ -406,11 +448,20 @@ pub fn fine_region(
             .palette
             .classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], rs)
     };
+    let mut near = ReferenceRows::at(
+        input.reference,
+        rect.y,
+        rect.x,
+        rect.x + rect.width,
+        balance.shadow_tint,
+    )?;
     for y in 0..rect.height {
+        if y > 0 {
+            near.down()?;
+        }
         let f = view.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
         let u = usable.at_row::<u8>(y)?;
-        let near = ReferenceRows::at(input.reference, rect.y + y)?;
         for x in 0..w {
             let fp = balance.apply(f[x]);
             let rp = [r[x][0] as f32, r[x][1] as f32, r[x][2] as f32];
@@ -418,7 +469,7 @@ pub fn fine_region(
             let l = if u[x] == 0 {
                 Label::Outside
             } else {
-                near.label_near(fp, rect.x + x as i32, balance.shadow_tint)
+                near.label_near(fp, rect.x + x as i32)
             };
             let c = if l == Label::Piece {
                 colours_of(fp, rs)
