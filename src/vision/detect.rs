@@ -1019,9 +1019,10 @@ impl Detector {
             // A seed left over beside a fitted piece may hold two pieces apart (a gold and a
             // goblet either side of the goblet fitted between them): the centre of its pixels
             // lies on neither. A fit failing there starts again on the seed's largest patch of
-            // the model's colours.
+            // the model's colours, when the seed shows more of them than one silhouette holds.
             let floor_q = model.min_quality.max(floor_for(model, quality_floor));
-            let fit = if fit.quality() < floor_q || fit.gain < MIN_GAIN_PX {
+            let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px
+            {
                 largest_seed_patch(region, model.colours, explained, seed)
                     .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
                     .and_then(|patch| {
