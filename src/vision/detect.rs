@@ -961,7 +961,7 @@ impl Detector {
                 .iter()
                 .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
                 .collect();
-            let seed_centre = pts.iter().fold(PointMm::default(), |a, &p| a + p) * (1.0 / pts.len() as f64);
+            let seed_centre = mean_mm(&pts);
             // The window must hold the whole silhouette wherever in the seed the piece is.
             let reach = model.reach_mm(view, seed_centre) + WINDOW_MARGIN_MM;
             let r = (reach / region.mm_per_px).ceil() as usize;
@@ -1289,13 +1289,7 @@ fn largest_patch_centre_of(
             }
         }
     }
-    let patch = split(region, &pixels, explained)
-        .into_iter()
-        .max_by_key(|c| c.len())?;
-    let sum = patch.iter().fold(PointMm::default(), |a, &p| {
-        a + region.px_to_mm((p % region.width) as f64, (p / region.width) as f64)
-    });
-    Some(sum * (1.0 / patch.len() as f64))
+    largest_patch(region, &pixels, explained).map(|patch| mean_mm(&patch))
 }
 
 /// The table points of the largest 8-connected patch of a seed's unexplained pixels that show
@@ -1311,7 +1305,12 @@ fn largest_seed_patch(
         .copied()
         .filter(|&p| explained[p] == 0 && colours.contains_any(region.colours[p].best))
         .collect();
-    let patch = split(region, &pixels, explained)
+    largest_patch(region, &pixels, explained)
+}
+
+/// The table points of the largest 8-connected patch of the unexplained ones of `pixels`.
+fn largest_patch(region: &Region, pixels: &[usize], explained: &[u16]) -> Option<Vec<PointMm>> {
+    let patch = split(region, pixels, explained)
         .into_iter()
         .max_by_key(|c| c.len())?;
     Some(
