@@ -25,21 +25,7 @@ fn rect(cx: f64, cy: f64, w: f64, h: f64) -> PolygonMm {
 }
 
 fn piece(id: &str, kind: PieceKind, cx: f64, cy: f64, w: f64, h: f64) -> PieceReport {
-    PieceReport {
-        id: id.into(),
-        piece: kind,
-        treasure: None,
-        color: None,
-        center_mm: PointMm::new(cx, cy),
-        footprint_mm: rect(cx, cy, w, h),
-        angle_deg: None,
-        in_ocean: false,
-        on_string: false,
-        loaded_on: None,
-        on_island: false,
-        top: None,
-        confidence: 1.0,
-    }
+    PieceReport::placed(id, kind, PointMm::new(cx, cy), rect(cx, cy, w, h))
 }
 
 /// A 70 x 30 ship, axis-aligned, centred at (cx, cy): x in cx±35, y in cy±15.

@@ -56,25 +56,16 @@ mod tests {
     use crate::table::{OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
 
     fn piece(id: &str, kind: PieceKind, treasure: Option<TreasureType>, x: f64) -> PieceReport {
+        let footprint = PolygonMm::new(vec![
+            PointMm::new(x - 5.0, -5.0),
+            PointMm::new(x + 5.0, -5.0),
+            PointMm::new(x + 5.0, 5.0),
+            PointMm::new(x - 5.0, 5.0),
+        ]);
         PieceReport {
-            id: id.into(),
-            piece: kind,
             treasure,
-            color: None,
-            center_mm: PointMm::new(x, 0.0),
-            footprint_mm: PolygonMm::new(vec![
-                PointMm::new(x - 5.0, -5.0),
-                PointMm::new(x + 5.0, -5.0),
-                PointMm::new(x + 5.0, 5.0),
-                PointMm::new(x - 5.0, 5.0),
-            ]),
-            angle_deg: None,
-            in_ocean: false,
-            on_string: false,
-            loaded_on: None,
-            on_island: false,
-            top: None,
             confidence: 0.9,
+            ..PieceReport::placed(id, kind, PointMm::new(x, 0.0), footprint)
         }
     }
 

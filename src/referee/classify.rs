@@ -94,19 +94,8 @@ mod tests {
 
     fn piece(id: &str, kind: PieceKind, cx: f64, cy: f64, half: f64) -> PieceReport {
         PieceReport {
-            id: id.into(),
-            piece: kind,
             treasure: (kind == PieceKind::Treasure).then_some(TreasureType::Gold),
-            color: None,
-            center_mm: PointMm::new(cx, cy),
-            footprint_mm: square(cx, cy, half),
-            angle_deg: None,
-            in_ocean: false,
-            on_string: false,
-            loaded_on: None,
-            on_island: false,
-            top: None,
-            confidence: 1.0,
+            ..PieceReport::placed(id, kind, PointMm::new(cx, cy), square(cx, cy, half))
         }
     }
 

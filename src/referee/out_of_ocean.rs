@@ -138,24 +138,14 @@ pub fn out_of_ocean(pieces: &[Placed<'_>], ctx: &GameContext) -> OutOfOcean {
 mod tests {
     use super::*;
     use crate::games::crash_octopus::{PlayerColor, TreasureType};
-    use crate::table::PointMm;
+    use crate::table::{PointMm, PolygonMm};
     use PlayerColor::*;
 
     fn piece(id: &str, kind: PieceKind) -> PieceReport {
         PieceReport {
-            id: id.into(),
-            piece: kind,
             treasure: (kind == PieceKind::Treasure).then_some(TreasureType::Gold),
             color: matches!(kind, PieceKind::Ship | PieceKind::Anchor).then_some(Orange),
-            center_mm: PointMm::default(),
-            footprint_mm: Default::default(),
-            angle_deg: None,
-            in_ocean: false,
-            on_string: false,
-            loaded_on: None,
-            on_island: false,
-            top: None,
-            confidence: 1.0,
+            ..PieceReport::placed(id, kind, PointMm::default(), PolygonMm::default())
         }
     }
 

@@ -50,6 +50,29 @@ fn one() -> f64 {
     1.0
 }
 
+impl PieceReport {
+    /// A piece placed at `center_mm` with `footprint_mm`, nothing else known yet: no type,
+    /// colour or angle, not classified against the ocean, ships or island, full confidence (as
+    /// in `truth.json`). Callers set what they know with struct update syntax.
+    pub fn placed(id: &str, piece: PieceKind, center_mm: PointMm, footprint_mm: PolygonMm) -> Self {
+        Self {
+            id: id.into(),
+            piece,
+            treasure: None,
+            color: None,
+            center_mm,
+            footprint_mm,
+            angle_deg: None,
+            in_ocean: false,
+            on_string: false,
+            loaded_on: None,
+            on_island: false,
+            top: None,
+            confidence: one(),
+        }
+    }
+}
+
 /// The Octo-Counter as read on the string.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CounterReport {

@@ -542,6 +542,14 @@ mod tests {
         WeightMap::new(w, h, origin, 1.0, weights)
     }
 
+    /// A camera 700 mm up, its nadir 600 mm off the scene: pieces near the origin lean.
+    fn leaning_view() -> Viewpoint {
+        Viewpoint {
+            nadir_mm: PointMm::new(0.0, -600.0),
+            height_mm: 700.0,
+        }
+    }
+
     #[test]
     fn union_area_counts_overlaps_once() {
         let sq = |x: f64| {
@@ -559,10 +567,7 @@ mod tests {
     #[test]
     fn recovers_a_leaning_pose() {
         let cat = Catalog::default_catalog();
-        let view = Viewpoint {
-            nadir_mm: PointMm::new(0.0, -600.0),
-            height_mm: 700.0,
-        };
+        let view = leaning_view();
         for (name, angle) in [
             ("chest", 0.7),
             ("goblet", 0.0),
@@ -602,10 +607,7 @@ mod tests {
     #[test]
     fn the_pose_grid_lands_within_a_step_of_a_hull_far_from_its_centre() {
         let cat = Catalog::default_catalog();
-        let view = Viewpoint {
-            nadir_mm: PointMm::new(0.0, -600.0),
-            height_mm: 700.0,
-        };
+        let view = leaning_view();
         let solid = Solid::of(cat.entry("ship_orange").unwrap());
         let truth = Pose2 {
             center_mm: PointMm::new(40.0, 30.0),
