@@ -488,7 +488,17 @@ fn main() -> anyhow::Result<()> {
                         sil_c[2] / pp,
                         sil_c[3] / pp
                     );
+                    let at_truth = octoref::vision::detect::fit_at(&region, model, an.viewpoint(), pose, &[])
+                        .map_or("no fit at the true pose ".to_string(), |f| {
+                            format!(
+                                "fit at truth gain {:.0} area {:.0} quality {:.2}; ",
+                                f.gain,
+                                f.area_px,
+                                f.quality()
+                            )
+                        });
                     why = sil_at
+                        + &at_truth
                         + &format!(
                             "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?} best colours {:?}",
                             sf.map(|v| v / k),

@@ -491,6 +491,20 @@ fn treasures_either_side_of_a_fitted_one_are_found_and_the_frame_is_ruled() {
     assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
 }
 
+/// Bench scene 5 (tilt 4.8 degrees) on a mid-grey table: the white captains' navy hats read as
+/// black there, and a captain was taken only by its hat (captains: 3 missed in the scene, and
+/// one wrong closest call). Their white bodies stand out from such a table and place them.
+const GREY_TABLE_CAPTAINS_SEED: u64 = 5;
+const GREY_TABLE_CAPTAINS_FRAMES: usize = 3;
+
+#[test]
+fn white_captains_on_a_grey_table_are_found_by_their_bodies() {
+    let summary = scene_of_the_bench(GREY_TABLE_CAPTAINS_SEED, GREY_TABLE_CAPTAINS_FRAMES);
+    assert_found_exactly(&summary, &["treasure/captain"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
 #[test]
 fn brown_chests_that_look_like_shadow_on_wood_are_found() {
     let report = one_scene(SHADED_CHEST_SEED, SHADED_CHEST_FRAMES);

@@ -22,6 +22,7 @@ use super::taught::TaughtModels;
 use super::view::Viewpoint;
 use crate::calibrate::profile::Profile;
 use crate::referee::{self, FrameReport, GameContext};
+use crate::table::catalog::Srgb;
 use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
 use opencv::core::{self, Mat, Scalar};
 use opencv::prelude::*;
@@ -45,6 +46,10 @@ pub const VIEW_MOVED_STRING_SHARE: f64 = 0.5;
 pub const LIGHTING_CHANGED_GAIN: f32 = 1.12;
 /// ...or its channels' gains differ by this ratio (a colour cast: a lamp, daylight).
 pub const LIGHTING_CHANGED_CAST: f32 = 1.06;
+/// A piece's catalog colour at least this many times as light as the table (both next to white
+/// paper) stands out from it even where its colour looks like the table's (a white captain on a
+/// grey table): such a piece may be placed by its body when its top does not show.
+pub const BODY_STANDS_OUT_RATIO: f32 = 1.5;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
 /// Confidence of a fit from its quality (gain per silhouette pixel): `quality / this`, capped.
@@ -204,7 +209,13 @@ impl Analyzer {
         let ref_fine = region::blur(reference)?;
 
         // The table's own colour, to know which pieces look like it.
-        let table_colour = median_colour(reference, &rect.fine_valid)?;
+        let table_bgr = median_bgr(reference, &rect.fine_valid)?;
+        let table_colour = ColourModel {
+            chroma: super::colour::chroma_of(table_bgr),
+            chroma_sigma: 0.0,
+            brightness: [0.9, 1.1],
+            lightness: None,
+        };
         let mut palette = Palette {
             white_sum: profile
                 .white_bgr
@@ -223,7 +234,12 @@ impl Analyzer {
                 Some(ms) => ms.iter().all(|m| table_like(m, &table_colour)),
                 None => table_like(&ColourModel::of_srgb(e.colour), &table_colour),
             };
-            let mut model = Model::new(i, e, colours.primary, colours.secondary, like);
+            let stands_out = taught_models.is_none()
+                && palette
+                    .white_sum
+                    .is_some_and(|w| body_stands_out(e.colour, table_bgr, w));
+            let mut model =
+                Model::new(i, e, colours.primary, colours.secondary, like).with_body_standing_out(stands_out);
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
             }
@@ -582,7 +598,16 @@ fn ms(t: Instant) -> f64 {
 }
 
 /// The median colour of the valid pixels of an image, as a colour model.
-fn median_colour(image: &Mat, valid: &Mat) -> Result<ColourModel, VisionError> {
+/// Whether a piece of catalog colour `colour` shows clearly brighter than a table of median
+/// `table_bgr`, white paper showing `white_sum` (`b + g + r`) in the same light.
+fn body_stands_out(colour: Srgb, table_bgr: [f32; 3], white_sum: f32) -> bool {
+    let piece_lightness = colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0);
+    let table_lightness = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum;
+    piece_lightness >= BODY_STANDS_OUT_RATIO * table_lightness
+}
+
+/// Median colour of the valid pixels of `image` (every fourth row and column), `[b, g, r]`.
+fn median_bgr(image: &Mat, valid: &Mat) -> Result<[f32; 3], VisionError> {
     let mut ch: [Vec<u8>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     for y in (0..image.rows()).step_by(4) {
         let r = image.at_row::<core::Vec3b>(y)?;
@@ -603,12 +628,7 @@ fn median_colour(image: &Mat, valid: &Mat) -> Result<ColourModel, VisionError> {
             med[c] = *m as f32;
         }
     }
-    Ok(ColourModel {
-        chroma: super::colour::chroma_of(med),
-        chroma_sigma: 0.0,
-        brightness: [0.9, 1.1],
-        lightness: None,
-    })
+    Ok(med)
 }
 
 /// Coarse pixels along the ocean's outline that are usable (away from the counter).
@@ -730,6 +750,20 @@ impl Analyzer {
 mod tests {
     use super::*;
     use crate::synth::{CameraNudge, Faults, LightingChange, Resolution, SceneSpec};
+
+    #[test]
+    fn a_white_body_stands_out_from_a_grey_table_but_not_from_a_pale_one() {
+        let captain = Srgb([0xF2, 0xEF, 0xE6]);
+        // Table medians and white paper read off two bench scenes: a mid-grey table, a pale one.
+        assert!(body_stands_out(captain, [131.0, 126.0, 132.0], 668.0));
+        assert!(!body_stands_out(captain, [170.0, 188.0, 190.0], 624.0));
+        // A dark piece never does.
+        assert!(!body_stands_out(
+            Srgb([0x2A, 0x2A, 0x2A]),
+            [84.0, 84.0, 75.0],
+            708.0
+        ));
+    }
     use crate::vision::evaluate::{score_frame, truth_report};
     use crate::vision::synthetic::{SyntheticScene, prepare};
 

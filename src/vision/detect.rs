@@ -140,6 +140,12 @@ const KEPT: u16 = u16::MAX;
 /// A piece seen by its top (see [`Model::seen_by_top`]) must show its top's colour over at
 /// least this share of the top's area.
 const MIN_TOP_SHARE: f64 = 0.35;
+/// ...unless its body alone explains at least this share of its silhouette (bare table weighing
+/// as little as it does for such a piece).
+const BODY_SEEN_QUALITY: f64 = 0.3;
+/// A piece placed by its body that way stands at most this share of its footprint inside a round
+/// piece found already (the octopus's white eyes, leaning past its outline, look like one).
+const MAX_SHARE_BODY_ON_SOLID: f64 = 0.1;
 /// Height of the visible middle of such a top, as a share of the piece's height (the captain's
 /// hat: brim at 0.80-0.84, crown up to 1).
 const TOP_SEEN_AT: f64 = 0.9;
@@ -185,6 +191,9 @@ pub struct Model {
     pub seen_by_top: bool,
     /// Area of that top seen from above, mm² (its widest section).
     pub top_area_mm2: f64,
+    /// Such a piece's body is still far lighter than the table (a white captain on a grey
+    /// table): where its top does not show, it may be placed by its body.
+    pub body_stands_out: bool,
 }
 
 impl Model {
@@ -235,6 +244,7 @@ impl Model {
             count: entry.count,
             seen_by_top: false,
             top_area_mm2: 0.0,
+            body_stands_out: false,
         }
         .with_top(table_like && secondary.0 != 0)
     }
@@ -252,6 +262,12 @@ impl Model {
             self.table_weight = W_TABLE_SEEN_BY_TOP;
             self.shadow_weight = W_SHADOW_SEEN_BY_TOP;
         }
+        self
+    }
+
+    /// Marks the piece's body as far lighter than the table (see [`Model::body_stands_out`]).
+    pub fn with_body_standing_out(mut self, on: bool) -> Self {
+        self.body_stands_out = on;
         self
     }
 
@@ -356,6 +372,8 @@ pub struct Detector {
     kept_marks: Vec<u16>,
     /// Footprints of the pieces found so far in the current call that treasures ride on.
     decks: Vec<PolygonMm>,
+    /// ...and of the round ones nothing rides on (see [`is_solid`]).
+    solids: Vec<PolygonMm>,
     /// Height (mm) at which [`Detector::best_fit`] fits: 0 on the table, a deck's height when
     /// looking for loads on it.
     base_mm: f64,
@@ -541,6 +559,12 @@ impl Detector {
                 .iter()
                 .chain(&self.kept)
                 .filter(|d| models[d.model].carries_treasures())
+                .map(|d| models[d.model].footprint(&d.fit.pose))
+                .collect();
+            self.solids = detections
+                .iter()
+                .chain(&self.kept)
+                .filter(|d| is_solid(&models[d.model]))
                 .map(|d| models[d.model].footprint(&d.fit.pose))
                 .collect();
             let Some((mi, fit)) = self.best_fit(region, models, view, explained, &seed, floor) else {
@@ -1071,6 +1095,14 @@ impl Detector {
             let fit = if model.seen_by_top {
                 match self.placed_by_top(region, model, map, view, explained, &fit) {
                     Some(f) => f,
+                    // Its top does not show but its body does (a white captain on a mid-grey
+                    // table, where its hat reads as black): it is placed by its body.
+                    None if model.body_stands_out
+                        && fit.quality() >= BODY_SEEN_QUALITY
+                        && share_on(&model.footprint(&fit.pose), &self.solids) <= MAX_SHARE_BODY_ON_SOLID =>
+                    {
+                        fit
+                    }
                     None => continue,
                 }
             } else {
@@ -1631,10 +1663,7 @@ fn drop_treasures_inside_pieces(models: &[Model], detections: &mut Vec<Detection
     let solid: Vec<PolygonMm> = detections
         .iter()
         .chain(kept)
-        .filter(|d| {
-            let m = &models[d.model];
-            m.round && m.kind != PieceKind::Treasure && !m.carries_treasures()
-        })
+        .filter(|d| is_solid(&models[d.model]))
         .map(|d| models[d.model].footprint(&d.fit.pose))
         .collect();
     if solid.is_empty() {
@@ -1644,6 +1673,12 @@ fn drop_treasures_inside_pieces(models: &[Model], detections: &mut Vec<Detection
         let m = &models[d.model];
         m.kind != PieceKind::Treasure || share_on(&m.footprint(&d.fit.pose), &solid) <= MAX_SHARE_INSIDE_PIECE
     });
+}
+
+/// A round piece no treasure rides on (the octopus's head, the little octopus, the Octo-Canon):
+/// its footprint is sure, and no other piece stands in it.
+fn is_solid(m: &Model) -> bool {
+    m.round && m.kind != PieceKind::Treasure && !m.carries_treasures()
 }
 
 /// Calls `f` with every region pixel whose centre lies inside the union of `polygons`.
