@@ -1112,14 +1112,14 @@ impl Detector {
             model.reach_mm(view, seed_centre),
         )
         .unwrap_or(seed_centre);
-        let angles = start_angles(model, &pts, centre, view);
+        let angles = start_angles(model, pts, centre, view);
         // A two-coloured piece beside a piece of its second colour (the ink die's pink faces
         // against a tentacle) is also started on its main colour's largest patch.
         let body = (model.secondary.0 != 0)
             .then(|| largest_patch_centre_of(region, model.primary, explained, win))
             .flatten()
             .filter(|b| b.distance(centre) > SECOND_START_MIN_MM);
-        let Some(fit) = std::iter::once(centre)
+        let fit = std::iter::once(centre)
             .chain(body)
             .filter_map(|c| {
                 fit_pose(
@@ -1132,10 +1132,7 @@ impl Detector {
                     &mut self.scratch,
                 )
             })
-            .max_by(|a, b| a.gain.total_cmp(&b.gain))
-        else {
-            return None;
-        };
+            .max_by(|a, b| a.gain.total_cmp(&b.gain))?;
         // A seed left over beside a fitted piece may hold two pieces apart (a gold and a
         // goblet either side of the goblet fitted between them): the centre of its pixels
         // lies on neither. A fit failing there starts again on the seed's largest patch of
