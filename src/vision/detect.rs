@@ -403,6 +403,20 @@ struct Window {
     y1: usize,
 }
 
+/// A model [`Detector::best_fit`] will fit to a seed: the seed's pixels of its colours (as
+/// region indices and table points) and their centre, its window and weight map, and an upper
+/// bound on the gain of any fit on that map ([`WeightMap::score_bound`]).
+#[derive(Debug)]
+struct Plan {
+    model: usize,
+    own: Vec<usize>,
+    pts: Vec<PointMm>,
+    seed_centre: PointMm,
+    win: Window,
+    map_key: MapKey,
+    bound: f64,
+}
+
 impl Detector {
     /// Finds the pieces in `region`.
     pub fn detect(&mut self, region: &Region, models: &[Model], view: &Viewpoint) -> RegionResult {
@@ -945,6 +959,7 @@ impl Detector {
     ) -> Option<(usize, Fit)> {
         let mut maps: HashMap<MapKey, WeightMap> = HashMap::new();
         let mut candidates: Vec<(usize, Fit, MapKey)> = Vec::new();
+        let mut plans: Vec<Plan> = Vec::new();
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
         // Models whose colours the seed shows far less than another model's are not tried.
         // Compatible, not only best, matches count: two pieces of nearly one colour (the
@@ -1005,121 +1020,46 @@ impl Detector {
             let map = maps
                 .entry(map_key)
                 .or_insert_with(|| weight_map(region, model, explained, None, win));
-            // A piece may show in several seeds (a captain's hat apart from its base): start
-            // from all its free pixels within its reach.
-            let centre = own_centre(
-                region,
-                model,
-                explained,
-                win,
+            // A silhouette with a mouth scores the mouth's losses back: the bound is the body's.
+            let bound = if model.solid.mouth.is_none() {
+                map.score_bound()
+            } else {
+                f64::INFINITY
+            };
+            plans.push(Plan {
+                model: mi,
+                own,
+                pts,
                 seed_centre,
-                model.reach_mm(view, seed_centre),
-            )
-            .unwrap_or(seed_centre);
-            let angles = start_angles(model, &pts, centre, view);
-            // A two-coloured piece beside a piece of its second colour (the ink die's pink faces
-            // against a tentacle) is also started on its main colour's largest patch.
-            let body = (model.secondary.0 != 0)
-                .then(|| largest_patch_centre_of(region, model.primary, explained, win))
-                .flatten()
-                .filter(|b| b.distance(centre) > SECOND_START_MIN_MM);
-            let Some(fit) = std::iter::once(centre)
-                .chain(body)
-                .filter_map(|c| {
-                    fit_pose(
-                        &model.solid,
-                        map,
-                        view,
-                        c,
-                        &angles,
-                        self.base_mm,
-                        &mut self.scratch,
-                    )
-                })
-                .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                win,
+                map_key,
+                bound,
+            });
+        }
+        // Fitted in order of how much they could explain at best: a model that cannot reach
+        // [`CONTENDER_SHARE`] of a candidate already found never contends (the candidates are
+        // ranked by gain below, and the contest ends at the first one out of reach), so it is
+        // not fitted at all. Candidates keep the models' order, as ties in gain need.
+        let mut order: Vec<usize> = (0..plans.len()).collect();
+        order.sort_by(|&a, &b| plans[b].bound.total_cmp(&plans[a].bound));
+        let mut top_so_far = f64::NEG_INFINITY;
+        for k in order {
+            let plan = &plans[k];
+            if top_so_far > 0.0 && plan.bound < CONTENDER_SHARE * top_so_far {
+                continue;
+            }
+            let Some(map) = maps.get(&plan.map_key) else {
+                continue;
+            };
+            let model = &models[plan.model];
+            let Some(fit) = self.fit_model(region, model, map, view, explained, seed, plan, quality_floor)
             else {
                 continue;
             };
-            // A seed left over beside a fitted piece may hold two pieces apart (a gold and a
-            // goblet either side of the goblet fitted between them): the centre of its pixels
-            // lies on neither. A fit failing there starts again on the seed's largest patch of
-            // the model's colours, when the seed shows more of them than one silhouette holds.
-            let floor_q = model.min_quality.max(floor_for(model, quality_floor));
-            let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px
-            {
-                largest_seed_patch(region, model.colours, explained, seed)
-                    .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
-                    .and_then(|patch| {
-                        let at = mean_mm(&patch);
-                        let angles = start_angles(model, &patch, at, view);
-                        fit_pose(
-                            &model.solid,
-                            map,
-                            view,
-                            at,
-                            &angles,
-                            self.base_mm,
-                            &mut self.scratch,
-                        )
-                    })
-                    .filter(|f| f.gain > fit.gain)
-                    .unwrap_or(fit)
-            } else {
-                fit
-            };
-            // A hull seen from above looks much the same turned end for end (the lean fills the
-            // bow's taper): both ways round are refined and the better kept.
-            let fit = if matches!(model.shape, Shape::Hull { .. }) {
-                let turned = Pose2 {
-                    angle_rad: fit.pose.angle_rad + std::f64::consts::PI,
-                    ..fit.pose
-                };
-                [fit.pose, turned]
-                    .into_iter()
-                    .filter_map(|pose| {
-                        refine_pose(
-                            &model.solid,
-                            map,
-                            view,
-                            pose,
-                            false,
-                            Precision::COMPARE,
-                            &mut self.scratch,
-                        )
-                    })
-                    .max_by(|a, b| a.gain.total_cmp(&b.gain))
-                    .unwrap_or(fit)
-            } else {
-                fit
-            };
-            let fit = if model.seen_by_top {
-                match self.placed_by_top(region, model, map, view, explained, &fit) {
-                    Some(f) => f,
-                    // Its top does not show but its body does (a white captain on a mid-grey
-                    // table, where its hat reads as black): it is placed by its body.
-                    None if model.body_stands_out
-                        && fit.quality() >= BODY_SEEN_QUALITY
-                        && share_on(&model.footprint(&fit.pose), &self.solids) <= MAX_SHARE_BODY_ON_SOLID =>
-                    {
-                        fit
-                    }
-                    None => continue,
-                }
-            } else {
-                fit
-            };
-            if fit.quality() < model.min_quality.max(floor_for(model, quality_floor))
-                || fit.gain < MIN_GAIN_PX
-            {
-                continue;
-            }
-            if model.kind != PieceKind::Treasure
-                && share_on(&model.footprint(&fit.pose), &self.decks) > MAX_SHARE_ON_DECK
-            {
-                continue;
-            }
-            candidates.push((mi, fit, map_key));
+            top_so_far = top_so_far.max(fit.gain);
+            candidates.push((plan.model, fit, plan.map_key));
         }
+        candidates.sort_by_key(|c| c.0);
         candidates.sort_by(|a, b| b.1.gain.total_cmp(&a.1.gain));
         let top_gain = candidates.first()?.1.gain;
         // Models within reach of the best are compared refined: a piece that fits only at the
@@ -1168,6 +1108,131 @@ impl Detector {
             )
         });
         Some((mi, refined.unwrap_or(fit)))
+    }
+
+    /// `model` fitted to a seed on its weight map, as [`Detector::best_fit`] plans it; `None`
+    /// when no fit is good enough to be a candidate.
+    #[allow(clippy::too_many_arguments)]
+    fn fit_model(
+        &mut self,
+        region: &Region,
+        model: &Model,
+        map: &WeightMap,
+        view: &Viewpoint,
+        explained: &[u16],
+        seed: &[usize],
+        plan: &Plan,
+        quality_floor: f64,
+    ) -> Option<Fit> {
+        let (own, pts, seed_centre, win) = (&plan.own, &plan.pts, plan.seed_centre, plan.win);
+        // A piece may show in several seeds (a captain's hat apart from its base): start
+        // from all its free pixels within its reach.
+        let centre = own_centre(
+            region,
+            model,
+            explained,
+            win,
+            seed_centre,
+            model.reach_mm(view, seed_centre),
+        )
+        .unwrap_or(seed_centre);
+        let angles = start_angles(model, pts, centre, view);
+        // A two-coloured piece beside a piece of its second colour (the ink die's pink faces
+        // against a tentacle) is also started on its main colour's largest patch.
+        let body = (model.secondary.0 != 0)
+            .then(|| largest_patch_centre_of(region, model.primary, explained, win))
+            .flatten()
+            .filter(|b| b.distance(centre) > SECOND_START_MIN_MM);
+        let fit = std::iter::once(centre)
+            .chain(body)
+            .filter_map(|c| {
+                fit_pose(
+                    &model.solid,
+                    map,
+                    view,
+                    c,
+                    &angles,
+                    self.base_mm,
+                    &mut self.scratch,
+                )
+            })
+            .max_by(|a, b| a.gain.total_cmp(&b.gain))?;
+        // A seed left over beside a fitted piece may hold two pieces apart (a gold and a
+        // goblet either side of the goblet fitted between them): the centre of its pixels
+        // lies on neither. A fit failing there starts again on the seed's largest patch of
+        // the model's colours, when the seed shows more of them than one silhouette holds.
+        let floor_q = model.min_quality.max(floor_for(model, quality_floor));
+        let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px {
+            largest_seed_patch(region, model.colours, explained, seed)
+                .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
+                .and_then(|patch| {
+                    let at = mean_mm(&patch);
+                    let angles = start_angles(model, &patch, at, view);
+                    fit_pose(
+                        &model.solid,
+                        map,
+                        view,
+                        at,
+                        &angles,
+                        self.base_mm,
+                        &mut self.scratch,
+                    )
+                })
+                .filter(|f| f.gain > fit.gain)
+                .unwrap_or(fit)
+        } else {
+            fit
+        };
+        // A hull seen from above looks much the same turned end for end (the lean fills the
+        // bow's taper): both ways round are refined and the better kept.
+        let fit = if matches!(model.shape, Shape::Hull { .. }) {
+            let turned = Pose2 {
+                angle_rad: fit.pose.angle_rad + std::f64::consts::PI,
+                ..fit.pose
+            };
+            [fit.pose, turned]
+                .into_iter()
+                .filter_map(|pose| {
+                    refine_pose(
+                        &model.solid,
+                        map,
+                        view,
+                        pose,
+                        false,
+                        Precision::COMPARE,
+                        &mut self.scratch,
+                    )
+                })
+                .max_by(|a, b| a.gain.total_cmp(&b.gain))
+                .unwrap_or(fit)
+        } else {
+            fit
+        };
+        let fit = if model.seen_by_top {
+            match self.placed_by_top(region, model, map, view, explained, &fit) {
+                Some(f) => f,
+                // Its top does not show but its body does (a white captain on a mid-grey table,
+                // where its hat reads as black): it is placed by its body.
+                None if model.body_stands_out
+                    && fit.quality() >= BODY_SEEN_QUALITY
+                    && share_on(&model.footprint(&fit.pose), &self.solids) <= MAX_SHARE_BODY_ON_SOLID =>
+                {
+                    fit
+                }
+                None => return None,
+            }
+        } else {
+            fit
+        };
+        if fit.quality() < model.min_quality.max(floor_for(model, quality_floor)) || fit.gain < MIN_GAIN_PX {
+            return None;
+        }
+        if model.kind != PieceKind::Treasure
+            && share_on(&model.footprint(&fit.pose), &self.decks) > MAX_SHARE_ON_DECK
+        {
+            return None;
+        }
+        Some(fit)
     }
 
     /// A piece seen by its top, placed by it: the unexplained pixels of its second colour
@@ -1436,30 +1501,29 @@ fn start_angles(model: &Model, pts: &[PointMm], centre: PointMm, view: &Viewpoin
 fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16>, win: Window) -> WeightMap {
     let (w, h) = (win.x1.saturating_sub(win.x0), win.y1.saturating_sub(win.y0));
     let mut out = Vec::with_capacity(w * h);
+    // Row slices zipped, not indexed per pixel: a best fit builds a map per model it tries.
     for j in win.y0..win.y1 {
-        for i in win.x0..win.x1 {
-            let p = j * region.width + i;
-            let e = explained[p];
-            let by_other = e != 0 && Some(e) != own;
-            let v = match region.labels[p] {
-                Label::Piece => {
-                    let c = region.colours[p];
-                    if by_other {
-                        0.0
-                    } else if model.colours.contains_any(c.best) {
-                        W_OWN_BEST
-                    } else if model.colours.contains_any(c.compatible) {
-                        W_OWN_COMPATIBLE
-                    } else {
-                        W_OTHER
-                    }
+        let row = j * region.width + win.x0..j * region.width + win.x1.max(win.x0);
+        let pixels = region.labels[row.clone()]
+            .iter()
+            .zip(&region.colours[row.clone()])
+            .zip(&explained[row]);
+        out.extend(pixels.map(|((label, c), &e)| match label {
+            Label::Piece => {
+                if e != 0 && Some(e) != own {
+                    0.0
+                } else if model.colours.contains_any(c.best) {
+                    W_OWN_BEST
+                } else if model.colours.contains_any(c.compatible) {
+                    W_OWN_COMPATIBLE
+                } else {
+                    W_OTHER
                 }
-                Label::Table => model.table_weight,
-                Label::Shadow => model.shadow_weight,
-                Label::Outside => 0.0,
-            };
-            out.push(v);
-        }
+            }
+            Label::Table => model.table_weight,
+            Label::Shadow => model.shadow_weight,
+            Label::Outside => 0.0,
+        }));
     }
     let map = WeightMap::new(
         w,

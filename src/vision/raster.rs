@@ -13,6 +13,12 @@ use crate::table::PointMm;
 
 /// Sub-rows per pixel row.
 const SUB_ROWS: usize = 2;
+/// Slack of [`WeightMap::score_bound`] per unit of the magnitudes a score sums: far more than
+/// the `f64` rounding of those sums, far less than a pixel.
+const SCORE_BOUND_SLACK: f64 = 1e-9;
+/// Per column, the share of a row's absolute weight [`WeightMap::score_bound`] adds for the
+/// `f32` rounding of the row's sums: 4 x 2^-24.
+const ROW_ROUNDING: f64 = 4.0 / 16_777_216.0;
 
 /// Weights over a rectangle of the fine view, with row prefix sums.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +30,8 @@ pub struct WeightMap {
     weights: Vec<f32>,
     /// Per row: `width + 1` prefix sums (`prefix[j][i]` = sum of weights `0..i`).
     prefix: Vec<f32>,
+    /// See [`WeightMap::score_bound`].
+    score_bound: f64,
     /// What a cup's inside may show, when silhouettes with a mouth are scored on this map.
     mouths: Option<Box<MouthLayers>>,
     /// 1 where another piece already explains the pixel, when the map is told (see
@@ -53,15 +61,27 @@ pub struct ScoreScratch {
 impl WeightMap {
     pub fn new(width: usize, height: usize, origin_mm: PointMm, mm_per_px: f64, weights: Vec<f32>) -> Self {
         let mut prefix = vec![0.0f32; height * (width + 1)];
+        // See [`WeightMap::score_bound`]: a score integrates merged, disjoint spans per
+        // sub-row, each the difference of the row's integral function ([`Row::up_to`]) at its
+        // ends, so over a sub-row they sum to at most the function's rise along the row: its
+        // positive weights, plus the `f32` rounding of the prefix sums where it steps at whole
+        // columns (each step at most 2^-24 of a prefix, so of the row's absolute sum). The
+        // rows' sums are `f32` too, off by at most `width` times 2^-24 of that absolute sum:
+        // [`ROW_ROUNDING`] per column covers both twice over. Two sub-rows per row, halved.
+        let (mut bound, mut magnitude) = (0.0f64, 0.0f64);
         for j in 0..height {
             let row = &weights[j * width..(j + 1) * width];
             let p = &mut prefix[j * (width + 1)..(j + 1) * (width + 1)];
-            let mut acc = 0.0f32;
+            let (mut acc, mut positive, mut absolute) = (0.0f32, 0.0f32, 0.0f32);
             for (i, &w) in row.iter().enumerate() {
                 p[i] = acc;
                 acc += w;
+                positive += w.max(0.0);
+                absolute += w.abs();
             }
             p[width] = acc;
+            bound += f64::from(positive) + ROW_ROUNDING * width as f64 * f64::from(absolute);
+            magnitude += f64::from(absolute);
         }
         Self {
             width,
@@ -70,6 +90,7 @@ impl WeightMap {
             mm_per_px,
             weights,
             prefix,
+            score_bound: bound + SCORE_BOUND_SLACK * (1.0 + magnitude),
             mouths: None,
             held: None,
         }
@@ -151,6 +172,13 @@ impl WeightMap {
             }
             _ => 0.0,
         }
+    }
+
+    /// An upper bound on [`WeightMap::score`] of any polygons at any offset (and so on
+    /// [`WeightMap::score_silhouette`] of a silhouette without a mouth), as computed, rounding
+    /// included: a detector skips fitting a model that could not win with its best fit.
+    pub fn score_bound(&self) -> f64 {
+        self.score_bound
     }
 
     pub fn weight(&self, i: usize, j: usize) -> f32 {
@@ -648,6 +676,36 @@ mod tests {
             let moved = map.score_moved(&sil, &spans, to, &mut s);
             let fresh = map.score_silhouette(&sil, to, &mut s);
             prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {}", moved, fresh);
+        }
+
+        #[test]
+        fn no_score_exceeds_the_bound(
+            (w, h, weights) in (1usize..40, 1usize..40).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), prop::collection::vec(-1.0f32..1.0, w * h))
+            }),
+            polys in polygons(),
+            scale in prop::sample::select(vec![0.5, 1.0, 0.7]),
+            (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
+            (mx, sub_rows) in (-4.0..4.0f64, -6i32..6),
+        ) {
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights);
+            let bound = map.score_bound();
+            let sil = Silhouette {
+                polygons: polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect(),
+                mouth: None,
+            };
+            let at = PointMm::new(dx, dy);
+            let mut s = ScoreScratch::default();
+            // Freshly, raw rings and hulls alike, and moved from spans found nearby.
+            prop_assert!(map.score(&polys, at, &mut s) <= bound);
+            prop_assert!(map.score_silhouette(&sil, at, &mut s) <= bound);
+            let spans = map.spans_of(&sil, at, &mut s);
+            let to = at + PointMm::new(mx, sub_rows as f64 * scale / SUB_ROWS as f64);
+            prop_assert!(map.score_moved(&sil, &spans, to, &mut s) <= bound);
+            // The bound is tight: all of a map's positive weight is one silhouette's reach.
+            let positive: f64 = map.weights.iter().map(|&v| f64::from(v.max(0.0))).sum();
+            let absolute: f64 = map.weights.iter().map(|&v| f64::from(v.abs())).sum();
+            prop_assert!(bound <= positive + 1e-4 * (1.0 + absolute), "{} vs {}", bound, positive);
         }
 
         #[test]

@@ -490,38 +490,93 @@ fn bottle(length: f64, diameter: f64) -> Vec<Part> {
 }
 
 /// Convex hull (Andrew's monotone chain), counter-clockwise in a y-up frame, no repeated point.
+///
+/// Every pose a fit tries takes a few hulls: the points are sorted unstably (two points that
+/// compare equal on both coordinates by `total_cmp` are the same bits, so the order is the
+/// stable sort's) and both chains are built in one buffer (the test's plain routine builds
+/// them apart; the hulls are the same, point for point).
 pub fn convex_hull(points: &[PointMm]) -> Vec<PointMm> {
     let mut pts: Vec<PointMm> = points.iter().copied().filter(|p| p.is_finite()).collect();
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
     pts.dedup_by(|a, b| (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12);
     if pts.len() < 3 {
         return pts;
     }
     let cross = |o: PointMm, a: PointMm, b: PointMm| (a - o).cross(b - o);
-    let mut lower: Vec<PointMm> = Vec::with_capacity(pts.len());
+    let n = pts.len();
+    let mut hull: Vec<PointMm> = Vec::with_capacity(2 * n);
     for &p in &pts {
-        while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
-            lower.pop();
+        while hull.len() >= 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            hull.pop();
         }
-        lower.push(p);
+        hull.push(p);
     }
-    let mut upper: Vec<PointMm> = Vec::with_capacity(pts.len());
-    for &p in pts.iter().rev() {
-        while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
-            upper.pop();
+    // The upper chain starts at the lower chain's last point, which it never pops.
+    let lower = hull.len();
+    for &p in pts[..n - 1].iter().rev() {
+        while hull.len() > lower && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0 {
+            hull.pop();
         }
-        upper.push(p);
+        hull.push(p);
     }
-    lower.pop();
-    upper.pop();
-    lower.extend(upper);
-    lower
+    // Its last point is the first point again.
+    hull.pop();
+    hull
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::table::{Catalog, PolygonMm};
+
+    /// [`convex_hull`] as first written: a stable sort and the two chains built apart.
+    fn plain_convex_hull(points: &[PointMm]) -> Vec<PointMm> {
+        let mut pts: Vec<PointMm> = points.iter().copied().filter(|p| p.is_finite()).collect();
+        pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        pts.dedup_by(|a, b| (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12);
+        if pts.len() < 3 {
+            return pts;
+        }
+        let cross = |o: PointMm, a: PointMm, b: PointMm| (a - o).cross(b - o);
+        let mut lower: Vec<PointMm> = Vec::with_capacity(pts.len());
+        for &p in &pts {
+            while lower.len() >= 2 && cross(lower[lower.len() - 2], lower[lower.len() - 1], p) <= 0.0 {
+                lower.pop();
+            }
+            lower.push(p);
+        }
+        let mut upper: Vec<PointMm> = Vec::with_capacity(pts.len());
+        for &p in pts.iter().rev() {
+            while upper.len() >= 2 && cross(upper[upper.len() - 2], upper[upper.len() - 1], p) <= 0.0 {
+                upper.pop();
+            }
+            upper.push(p);
+        }
+        lower.pop();
+        upper.pop();
+        lower.extend(upper);
+        lower
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_hull_is_point_for_point_the_plain_routine(
+            points in proptest::collection::vec(
+                (-50.0..50.0f64, -50.0..50.0f64, proptest::bool::ANY),
+                0..40,
+            ),
+        ) {
+            // Snapped to a coarse grid half the time: repeated points, collinear runs, ties.
+            let points: Vec<PointMm> = points
+                .into_iter()
+                .map(|(x, y, snap)| if snap { PointMm::new(x.round() / 8.0, y.round() / 8.0) } else { PointMm::new(x, y) })
+                .collect();
+            let fast = convex_hull(&points);
+            let plain = plain_convex_hull(&points);
+            let bits = |h: &[PointMm]| h.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&fast), bits(&plain));
+        }
+    }
 
     #[test]
     fn the_island_carries_its_palm_crown_off_centre_above_the_sand_and_only_it_rises_past_its_height() {
