@@ -60,6 +60,7 @@ fn bench_figures_on_fixed_scenes() {
         seed: BENCH_SEED,
         frames_per_scene: BENCH_FRAMES,
         threads: bench::MAX_THREADS,
+        ..BenchConfig::default()
     };
     let report = bench::run(&config, &|| {}).unwrap();
     println!(
@@ -188,6 +189,7 @@ fn one_scene(seed: u64, frames: usize) -> bench::BenchReport {
         seed,
         frames_per_scene: frames,
         threads: 1,
+        ..BenchConfig::default()
     };
     let report = bench::run(&config, &|| {}).unwrap();
     assert!(

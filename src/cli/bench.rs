@@ -20,9 +20,12 @@ pub struct BenchArgs {
     /// Game frames per scene.
     #[arg(long, default_value_t = bench::DEFAULT_FRAMES_PER_SCENE as u32)]
     pub frames: u32,
-    /// Worker threads (at most 2).
+    /// Threads that render and calibrate scenes (at most 2).
     #[arg(long, default_value_t = bench::MAX_THREADS as u32)]
     pub threads: u32,
+    /// Threads each frame is analysed on (default: the machine's cores, at most 8).
+    #[arg(long)]
+    pub analysis_threads: Option<u32>,
     /// Print the whole report as one JSON document instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -34,6 +37,9 @@ pub fn run(args: &BenchArgs) -> CliResult {
         seed: args.seed,
         frames_per_scene: args.frames as usize,
         threads: args.threads as usize,
+        analysis_threads: args
+            .analysis_threads
+            .map_or_else(crate::vision::parallel::default_threads, |n| n as usize),
     };
     let bar = if std::io::stderr().is_terminal() {
         ProgressBar::with_draw_target(Some(bench::total_steps(&config)), ProgressDrawTarget::stderr())
@@ -90,7 +96,7 @@ pub fn table(r: &BenchReport) -> String {
     let failed = r.scene_list.iter().filter(|x| x.error.is_some()).count();
     let _ = writeln!(
         s,
-        "octoref bench: {} scenes ({} failed), {} frames ({} per scene), {}x{}, tilt {:.0}-{:.0} deg, {} thread{}",
+        "octoref bench: {} scenes ({} failed), {} frames ({} per scene), {}x{}, tilt {:.0}-{:.0} deg, {} thread{} rendering, {} analysing each frame",
         r.scenes,
         failed,
         r.frames,
@@ -100,7 +106,8 @@ pub fn table(r: &BenchReport) -> String {
         r.tilt_range_deg[0],
         r.tilt_range_deg[1],
         r.threads,
-        if r.threads == 1 { "" } else { "s" }
+        if r.threads == 1 { "" } else { "s" },
+        r.speed.analysis_threads
     );
     let seeds = match (r.seeds.first(), r.seeds.last()) {
         (Some(a), Some(b)) => format!("{a}..={b}"),
@@ -168,7 +175,12 @@ pub fn table(r: &BenchReport) -> String {
     let _ = writeln!(s);
     let sp = &r.speed;
     let st = &sp.stages_ms;
-    let _ = writeln!(s, "time per frame (ms)");
+    let _ = writeln!(
+        s,
+        "time per frame (ms; stages in thread time, analysis start to end on {} thread{})",
+        sp.analysis_threads,
+        if sp.analysis_threads == 1 { "" } else { "s" }
+    );
     for (name, v) in [
         ("rectify", st.rectify_ms),
         ("foreground", st.foreground_ms),

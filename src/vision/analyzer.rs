@@ -7,6 +7,10 @@
 //! island heights, footprints, in/out) -> counter (the crab on the string). The referee runs on
 //! top ([`Analyzer::report`]). Every stage is timed.
 //!
+//! The changed regions and the counter are independent of each other: they are looked at on
+//! several threads ([`Analyzer::with_threads`]; `parallel.rs`), and their findings gathered in
+//! region order, so a frame's reading is the same on any number of threads.
+//!
 //! Conventions: table frame, millimetres (spec/table.md). Piece ids are `"p1"`, `"p2"`... in
 //! the order pieces are found; they are stable within a frame only (tracking gives them a life
 //! across frames).
@@ -16,6 +20,7 @@ use super::colour::{ColourModel, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model};
 use super::labels::Label;
+use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
 use super::region::{self, CoarseInputs, FineInputs};
 use super::taught::TaughtModels;
@@ -57,7 +62,9 @@ const CONFIDENT_QUALITY: f64 = 0.75;
 /// Lowest confidence reported for an accepted piece.
 const MIN_CONFIDENCE: f64 = 0.2;
 
-/// Milliseconds spent per stage on one frame.
+/// Milliseconds spent per stage on one frame. Stages run on several threads at once (blobs,
+/// classify and counter: see the module's documentation) count each thread's time, so they may
+/// add up to more than the frame took; `analysis_ms` is the time the frame took, start to end.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct StageTimes {
     pub rectify_ms: f64,
@@ -67,10 +74,19 @@ pub struct StageTimes {
     pub footprint_ms: f64,
     pub counter_ms: f64,
     pub referee_ms: f64,
+    /// Wall-clock time of [`Analyzer::analyze`] (every stage but the referee's).
+    pub analysis_ms: f64,
 }
 
 impl StageTimes {
+    /// Wall-clock time of the frame: its analysis and the referee's rulings on it.
     pub fn total_ms(&self) -> f64 {
+        self.analysis_ms + self.referee_ms
+    }
+
+    /// The stages' times added up (thread time: more than [`StageTimes::total_ms`] when the
+    /// frame was looked at on several threads).
+    pub fn thread_ms(&self) -> f64 {
         self.rectify_ms
             + self.foreground_ms
             + self.blobs_ms
@@ -88,6 +104,7 @@ impl StageTimes {
         self.footprint_ms += o.footprint_ms;
         self.counter_ms += o.counter_ms;
         self.referee_ms += o.referee_ms;
+        self.analysis_ms += o.analysis_ms;
     }
 
     pub fn scaled(&self, k: f64) -> StageTimes {
@@ -99,8 +116,23 @@ impl StageTimes {
             footprint_ms: self.footprint_ms * k,
             counter_ms: self.counter_ms * k,
             referee_ms: self.referee_ms * k,
+            analysis_ms: self.analysis_ms * k,
         }
     }
+}
+
+/// One region looked at: its fine view, what it held, and the time each stage took there.
+struct RegionLook {
+    region: region::Region,
+    result: super::detect::RegionResult,
+    blobs_ms: f64,
+    classify_ms: f64,
+}
+
+/// A task of a frame's parallel part and what it gave.
+enum Looked {
+    Region(Result<RegionLook, VisionError>),
+    Counter(Result<Option<super::counter::CounterReading>, VisionError>, f64),
 }
 
 /// What vision saw in one frame (before the referee).
@@ -144,6 +176,8 @@ pub struct Analyzer {
     /// there on its own; elsewhere a crab-like patch is some other piece.
     off_counter: Vec<bool>,
     profile: Profile,
+    /// Threads a frame is looked at on (see the module's documentation).
+    threads: usize,
 }
 
 /// Whether a colour looks like the table (so bare table under a piece tells little).
@@ -280,7 +314,20 @@ impl Analyzer {
             string_samples,
             counter,
             profile: profile.clone(),
+            threads: default_threads(),
         })
+    }
+
+    /// The same analysis on `threads` threads (at least one; by default the machine's cores,
+    /// see [`default_threads`]). The readings do not depend on it; the time a frame takes does.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.clamp(1, super::parallel::MAX_THREADS);
+        self
+    }
+
+    /// Threads a frame is looked at on.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     pub fn viewpoint(&self) -> &Viewpoint {
@@ -302,6 +349,7 @@ impl Analyzer {
 
     /// Finds every piece in a raw BGR frame of the profile's resolution.
     pub fn analyze(&self, frame: &Mat) -> Result<FrameAnalysis, VisionError> {
+        let started = Instant::now();
         let mut times = StageTimes::default();
         let t = Instant::now();
         let coarse_view = self.rect.coarse_view(frame)?;
@@ -319,17 +367,89 @@ impl Analyzer {
             .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
         let fine_inputs = self.fine_inputs();
-        let mut detector = Detector::default();
+        // The regions and the counter (the last task), costliest (largest) first.
+        let n_regions = coarse.plans.len();
+        let mut order: Vec<usize> = (0..n_regions).collect();
+        if self.counter.is_some() {
+            order.push(n_regions);
+        }
+        let task_area = |i: usize| match coarse.plans.get(i) {
+            Some(p) => p.area_px(),
+            None => self.counter.as_ref().map_or(0, |b| {
+                let r = b.rect();
+                (r.width.max(0) as i64) * (r.height.max(0) as i64)
+            }),
+        };
+        order.sort_by_key(|&i| std::cmp::Reverse(task_area(i)));
+        let looked = run_tasks(
+            n_regions + 1,
+            &order,
+            self.threads,
+            Detector::default,
+            |detector, i| match coarse.plans.get(i) {
+                Some(plan) => Looked::Region((|| {
+                    let t = Instant::now();
+                    let rect = self.rect.clip(plan.rect);
+                    let hidden = coarse.hidden_in(plan, rect)?;
+                    let region = region::fine_region(frame, rect, &hidden, &coarse.balance, &fine_inputs)?;
+                    let blobs_ms = ms(t);
+                    let t = Instant::now();
+                    let result =
+                        detector.detect_excluding(&region, &self.models, &self.view, &self.off_counter);
+                    Ok(RegionLook {
+                        region,
+                        result,
+                        blobs_ms,
+                        classify_ms: ms(t),
+                    })
+                })()),
+                None => {
+                    let t = Instant::now();
+                    let reading = self
+                        .counter
+                        .as_ref()
+                        .map(|band| {
+                            band.read(
+                                frame,
+                                &fine_inputs,
+                                &self.profile,
+                                &self.models,
+                                &self.view,
+                                &coarse.balance,
+                            )
+                        })
+                        .transpose();
+                    Looked::Counter(reading, ms(t))
+                }
+            },
+        )?;
+        let mut looks = Vec::with_capacity(n_regions);
+        let mut counter_reading = None;
+        // Every region has its look, in region order (a missing one would shift the rest).
+        for (i, l) in looked.into_iter().enumerate() {
+            match l {
+                Some(Looked::Region(r)) => looks.push(r?),
+                Some(Looked::Counter(reading, t)) => {
+                    counter_reading = reading?;
+                    times.counter_ms += t;
+                }
+                None if i < n_regions => return Err(super::parallel::WorkerLost.into()),
+                None => {}
+            }
+        }
+
         let mut found: Vec<Found> = Vec::new();
         let mut obstructed = arm;
-        let mut regions = Vec::with_capacity(coarse.rects.len());
-        for (ri, &r) in coarse.rects.iter().enumerate() {
-            let t = Instant::now();
-            let region = region::fine_region(frame, r, &coarse.balance, &fine_inputs)?;
-            times.blobs_ms += ms(t);
-            let t = Instant::now();
-            let result = detector.detect_excluding(&region, &self.models, &self.view, &self.off_counter);
-            times.classify_ms += ms(t);
+        let mut regions = Vec::with_capacity(n_regions);
+        for (ri, look) in looks.into_iter().enumerate() {
+            let RegionLook {
+                region,
+                result,
+                blobs_ms,
+                classify_ms,
+            } = look;
+            times.blobs_ms += blobs_ms;
+            times.classify_ms += classify_ms;
             let t = Instant::now();
             let mm2 = result.unexplained_px as f64 * region.mm_per_px * region.mm_per_px;
             if let Some((x0, y0, x1, y1)) = result.unexplained_box {
@@ -352,6 +472,7 @@ impl Analyzer {
         // second look fits around it (a region may hold the real orange ship and two chests first
         // taken for a second one).
         let t = Instant::now();
+        let mut detector = Detector::default();
         let dropped = within_counts(&mut found, &self.models);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
         again.sort_unstable();
@@ -399,24 +520,14 @@ impl Analyzer {
         }
         times.footprint_ms += ms(t);
 
-        let t = Instant::now();
         let mut counter = None;
-        if let Some(band) = &self.counter {
-            let reading = band.read(
-                frame,
-                &fine_inputs,
-                &self.profile,
-                &self.models,
-                &self.view,
-                &coarse.balance,
-            )?;
+        if let Some(reading) = counter_reading {
             counter = reading.counter;
             if let Some(d) = reading.crab {
                 pieces.push(self.report_of(&d, pieces.len() + 1));
                 base_mm.push(0.0);
             }
         }
-        times.counter_ms += ms(t);
 
         let t = Instant::now();
         referee::assign_loads(&mut pieces);
@@ -429,6 +540,7 @@ impl Analyzer {
             p.on_string = true;
         }
         times.footprint_ms += ms(t);
+        times.analysis_ms = ms(started);
         Ok(FrameAnalysis {
             pieces,
             counter,
@@ -685,7 +797,7 @@ impl Analyzer {
     pub fn full_region(&self, frame: &Mat) -> Result<region::Region, VisionError> {
         let g = &self.rect.fine;
         let full = core::Rect::new(0, 0, g.width as i32, g.height as i32);
-        region::fine_region(frame, full, &self.balance_of(frame)?, &self.fine_inputs())
+        region::fine_region(frame, full, &[], &self.balance_of(frame)?, &self.fine_inputs())
     }
 
     /// A picture of what vision saw, for people: the fine top-down view of the whole ocean with
@@ -850,6 +962,27 @@ mod tests {
             r.closest_checked > 0 && r.closest_right + 3 >= r.closest_checked,
             "{r:?}"
         );
+    }
+
+    #[test]
+    fn a_frame_reads_the_same_on_any_number_of_threads() {
+        let (sc, an) = scene(3, 22.0, |_| Faults::none(), 1);
+        let frame = &sc.frames[0].image;
+        let one = an.analyze(frame).unwrap();
+        let an = an.with_threads(3);
+        assert_eq!(an.threads(), 3);
+        let three = an.analyze(frame).unwrap();
+        assert!(one.pieces.len() >= 10, "{} pieces", one.pieces.len());
+        assert_eq!(one.pieces, three.pieces);
+        assert_eq!(one.counter, three.counter);
+        assert_eq!(one.base_mm, three.base_mm);
+        assert_eq!(
+            (one.obstructed, one.view_moved),
+            (three.obstructed, three.view_moved)
+        );
+        // The frame's time is its wall-clock time; the stages count each thread's.
+        assert!(three.times.analysis_ms > 0.0);
+        assert!(three.times.total_ms() >= three.times.analysis_ms);
     }
 
     #[test]

@@ -12,8 +12,11 @@
 //! - **Speed**: per frame, [`Analyzer::report`]'s stage times (analysis plus the referee), and in
 //!   the same run, on the same frame, the reference pass: BGR -> HSV then a 5x5 Gaussian blur of
 //!   the HSV image ([`reference_pass`]), run [`REFERENCE_REPEATS`] times and averaged. The ratio
-//!   is mean analysis time over mean reference time. Scenes run on up to [`MAX_THREADS`]
-//!   threads; analysis and reference pass always share a thread, so contention hits both alike.
+//!   is mean analysis time over mean reference time (wall clock: the analysis looks at a frame's
+//!   regions on [`BenchConfig::analysis_threads`] threads, the reference pass is OpenCV's own).
+//!   Scenes are rendered and calibrated in batches of up to [`MAX_THREADS`] at once; then the
+//!   batch's frames are analysed and timed one at a time, with nothing else running, so neither
+//!   timed pass shares the machine with rendering or with the other.
 //!
 //! Accuracy figures do not depend on the number of threads: scenes are scored independently and
 //! summed in scene order.
@@ -23,7 +26,8 @@ use super::evaluate::{
     CLEAR_MARGIN_MM, CLOSEST_MARGIN_MM, FrameScore, RulingCounts, Summary, quantile, score_frame,
     truth_report,
 };
-use super::synthetic::{SyntheticError, prepare};
+use super::parallel::default_threads;
+use super::synthetic::{SyntheticError, SyntheticScene, prepare};
 use super::taught::TaughtModels;
 use crate::referee::GameContext;
 use crate::synth::{Faults, Resolution, SceneSpec};
@@ -32,8 +36,6 @@ use opencv::core::{self, Mat, Size};
 use opencv::imgproc;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Camera tilts the scenes are spread over, degrees from vertical.
@@ -73,8 +75,11 @@ pub struct BenchConfig {
     /// Seed of the first scene; scene `i` uses `seed + i`.
     pub seed: u64,
     pub frames_per_scene: usize,
-    /// Worker threads (clamped to 1..=[`MAX_THREADS`] and to the number of scenes).
+    /// Threads that render and calibrate scenes (clamped to 1..=[`MAX_THREADS`] and to the
+    /// number of scenes).
     pub threads: usize,
+    /// Threads one frame's analysis runs on ([`Analyzer::with_threads`]).
+    pub analysis_threads: usize,
 }
 
 impl Default for BenchConfig {
@@ -84,6 +89,7 @@ impl Default for BenchConfig {
             seed: 1,
             frames_per_scene: DEFAULT_FRAMES_PER_SCENE,
             threads: MAX_THREADS,
+            analysis_threads: default_threads(),
         }
     }
 }
@@ -220,6 +226,8 @@ pub struct Speed {
     pub ratio: f64,
     /// Slowest frame's analysis, ms.
     pub max_analysis_ms: f64,
+    /// Threads each frame's analysis ran on.
+    pub analysis_threads: usize,
 }
 
 /// One scene as run.
@@ -287,32 +295,31 @@ pub fn run(config: &BenchConfig, on_step: &(dyn Fn() + Sync)) -> Result<BenchRep
     }
     let specs = scene_specs(config);
     let threads = config.threads.clamp(1, MAX_THREADS).min(specs.len());
+    let analysis_threads = config.analysis_threads.clamp(1, super::parallel::MAX_THREADS);
     let catalog = Catalog::default_catalog();
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<(SceneInfo, SceneResult)>>> =
-        Mutex::new((0..specs.len()).map(|_| None).collect());
-    let worker = || {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(spec) = specs.get(i) else { break };
-            let out = run_scene(spec, config.frames_per_scene, &catalog, on_step);
-            if let Ok(mut s) = slots.lock() {
-                s[i] = Some(out);
-            }
+    let mut results = Vec::with_capacity(specs.len());
+    for batch in specs.chunks(threads) {
+        let prepared: Vec<PreparedScene> = std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|spec| {
+                    let catalog = &catalog;
+                    scope.spawn(move || {
+                        prepare_scene(spec, config.frames_per_scene, catalog, analysis_threads, on_step)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().ok())
+                .collect::<Option<Vec<_>>>()
+        })
+        .ok_or(BenchError::Worker)?;
+        for p in prepared {
+            results.push(analyse_scene(p, on_step));
         }
-    };
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-        handles.into_iter().all(|h| h.join().is_ok())
-    })
-    .then_some(())
-    .ok_or(BenchError::Worker)?;
-    let slots = slots.into_inner().map_err(|_| BenchError::Worker)?;
-    let mut results = Vec::with_capacity(slots.len());
-    for s in slots {
-        results.push(s.ok_or(BenchError::Worker)?);
     }
-    Ok(summarise(config, threads, results))
+    Ok(summarise(config, threads, analysis_threads, results))
 }
 
 /// Units of work [`run`] reports through its callback.
@@ -320,12 +327,22 @@ pub fn total_steps(config: &BenchConfig) -> u64 {
     (config.scenes * (1 + config.frames_per_scene)) as u64
 }
 
-fn run_scene(
+/// A scene rendered and calibrated, its analyser ready (`None` when that failed: `info` says
+/// why).
+struct PreparedScene {
+    info: SceneInfo,
+    frames: usize,
+    ready: Option<(SyntheticScene, Analyzer, GameContext)>,
+}
+
+/// Renders, calibrates and prepares the analysis of one scene (any thread).
+fn prepare_scene(
     spec: &SceneSpec,
     frames: usize,
     catalog: &Catalog,
+    analysis_threads: usize,
     on_step: &(dyn Fn() + Sync),
-) -> (SceneInfo, SceneResult) {
+) -> PreparedScene {
     let mut info = SceneInfo {
         seed: spec.seed,
         tilt_deg: spec.tilt_deg.unwrap_or(0.0),
@@ -339,17 +356,17 @@ fn run_scene(
         frames: 0,
         error: None,
     };
-    let mut result = SceneResult::default();
     let prepared = prepare(spec, frames, |_| Faults::none());
     on_step();
     let scene = match prepared {
         Ok(s) => s,
         Err(e) => {
             info.error = Some(scene_error(&e));
-            for _ in 0..frames {
-                on_step();
-            }
-            return (info, result);
+            return PreparedScene {
+                info,
+                frames,
+                ready: None,
+            };
         }
     };
     info.camera_height_mm = scene.scene.rig.height_mm;
@@ -360,16 +377,40 @@ fn run_scene(
         catalog,
         &TaughtModels::default(),
     ) {
-        Ok(a) => a,
+        Ok(a) => a.with_threads(analysis_threads),
         Err(e) => {
             info.error = Some(format!("seed {}: preparing the analysis: {e}", spec.seed));
-            for _ in 0..frames {
-                on_step();
-            }
-            return (info, result);
+            return PreparedScene {
+                info,
+                frames,
+                ready: None,
+            };
         }
     };
     let ctx = GameContext::with_players(spec.player_colours());
+    PreparedScene {
+        info,
+        frames,
+        ready: Some((scene, analyzer, ctx)),
+    }
+}
+
+/// Analyses, times and scores a prepared scene's frames (alone on the machine: see the module's
+/// documentation).
+fn analyse_scene(prepared: PreparedScene, on_step: &(dyn Fn() + Sync)) -> (SceneInfo, SceneResult) {
+    let PreparedScene {
+        mut info,
+        frames,
+        ready,
+    } = prepared;
+    let mut result = SceneResult::default();
+    let Some((scene, analyzer, ctx)) = ready else {
+        for _ in 0..frames {
+            on_step();
+        }
+        return (info, result);
+    };
+    let seed = info.seed;
     for f in &scene.frames {
         let outcome = (|| -> Result<(), String> {
             let reference_ms = time_reference(&f.image).map_err(|e| format!("reference pass: {e}"))?;
@@ -388,7 +429,7 @@ fn run_scene(
         match outcome {
             Ok(()) => info.frames += 1,
             Err(e) => {
-                info.error.get_or_insert(format!("seed {}: {e}", spec.seed));
+                info.error.get_or_insert(format!("seed {seed}: {e}"));
             }
         }
     }
@@ -436,7 +477,12 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn summarise(config: &BenchConfig, threads: usize, results: Vec<(SceneInfo, SceneResult)>) -> BenchReport {
+fn summarise(
+    config: &BenchConfig,
+    threads: usize,
+    analysis_threads: usize,
+    results: Vec<(SceneInfo, SceneResult)>,
+) -> BenchReport {
     let mut summary = Summary::default();
     let mut row_errors: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut stage_sum = StageTimes::default();
@@ -506,6 +552,7 @@ fn summarise(config: &BenchConfig, threads: usize, results: Vec<(SceneInfo, Scen
             f64::INFINITY
         },
         max_analysis_ms: analysis.iter().copied().fold(0.0, f64::max),
+        analysis_threads,
     };
     let seeds = scene_list.iter().map(|s| s.seed).collect();
     let mut report = BenchReport {
@@ -718,6 +765,7 @@ mod tests {
                 analysis_ms: ratio,
                 reference_ms: 1.0,
                 ratio,
+                analysis_threads: 1,
                 max_analysis_ms: ratio,
             },
             scene_list: vec![SceneInfo {

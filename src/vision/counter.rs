@@ -146,6 +146,11 @@ impl CounterBand {
         }))
     }
 
+    /// Bounding rectangle of the band, fine pixels.
+    pub fn rect(&self) -> Rect {
+        self.rect
+    }
+
     /// Sets the band to 0 in a fine-grid mask (the main analysis does not look there).
     pub fn clear_from(&self, fine_mask: &mut Mat) -> Result<(), VisionError> {
         let mut inverse = Mat::default();
@@ -239,7 +244,7 @@ pub fn fit_crab(
         palette: inputs.palette,
         white: inputs.white,
     };
-    let region = region::fine_region(frame, band.rect, balance, &band_inputs)?;
+    let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;
     let mut detector = Detector::default();
     let result = detector.detect(&region, std::slice::from_ref(crab_model), view);
     Ok(result

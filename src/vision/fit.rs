@@ -238,7 +238,8 @@ pub struct GridPose {
 
 /// The best grid pose of each angle of `grid`, best first: starts for [`refine_pose`] when a
 /// pose may lie far from any start a local search would walk from (a ship fitted across its
-/// anchor). Each angle's silhouette is computed once, at the grid's centre, and moved.
+/// anchor). Each angle's silhouette is computed once, at the grid's centre, and moved; its spans
+/// are found there once and moved too ([`WeightMap::score_moved`]).
 pub fn grid_poses(
     solid: &Solid,
     map: &WeightMap,
@@ -259,6 +260,7 @@ pub fn grid_poses(
         if sil.polygons.is_empty() {
             continue;
         }
+        let spans = map.spans_of(&sil, PointMm::default(), scratch);
         let mut best: Option<(f64, PointMm)> = None;
         for j in -n..=n {
             for i in -n..=n {
@@ -266,7 +268,7 @@ pub fn grid_poses(
                 if d.dot(d) > r2 {
                     continue;
                 }
-                let score = map.score_silhouette(&sil, d, scratch);
+                let score = map.score_moved(&sil, &spans, d, scratch);
                 if best.is_none_or(|b| score > b.0) {
                     best = Some((score, d));
                 }

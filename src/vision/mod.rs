@@ -19,6 +19,7 @@ pub mod detect;
 pub mod evaluate;
 pub mod fit;
 pub mod labels;
+pub mod parallel;
 pub mod raster;
 pub mod rectify;
 pub mod region;
@@ -63,6 +64,8 @@ pub enum VisionError {
     Taught(#[from] taught::TaughtError),
     #[error(transparent)]
     Referee(#[from] crate::referee::RefereeError),
+    #[error(transparent)]
+    Worker(#[from] parallel::WorkerLost),
     #[error("OpenCV: {0}")]
     OpenCv(#[from] opencv::Error),
 }

@@ -1,11 +1,15 @@
 //! From a frame to the regions worth a close look.
 //!
 //! The coarse pass labels the whole coarse view (`labels.rs`), keeps what changed in colour or
-//! beyond any shadow's depth ([`Label::Piece`]), and groups the changes into rectangles of the
-//! fine view, grown by how far a piece's base can lie from the part of it that stands out (a
-//! captain's white body may not, its navy hat always does) and merged where they overlap. Each
-//! rectangle is then rectified finely and labelled pixel by pixel, with the colour models each
-//! piece pixel matches: a [`Region`].
+//! beyond any shadow's depth ([`Label::Piece`]), and turns each connected change into a
+//! rectangle of the fine view, grown by how far a piece's base can lie from the part of it that
+//! stands out (a captain's white body may not, its navy hat always does). Changes are looked at
+//! together when one's rectangle holds some of the other's pixels ([`RegionPlan`]): a piece
+//! fitted there must see its neighbour's pixels. Changes whose rectangles merely overlap are
+//! looked at apart, each blind to the other's changed pixels (a ring of tentacles round the
+//! head would otherwise make one region of most of the ocean, whose pieces are fitted one after
+//! the other). Each plan is then rectified finely and labelled pixel by pixel, with the colour
+//! models each piece pixel matches: a [`Region`].
 //!
 //! Conventions: fine pixel coordinates as `rectify.rs`; a region's pixel `(i, j)` is fine
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
@@ -14,7 +18,7 @@ use super::VisionError;
 use super::caster::{relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
-use super::rectify::Rectification;
+use super::rectify::{COARSE_STEP, Rectification};
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
 use crate::table::{PointMm, PointPx};
@@ -78,8 +82,12 @@ pub struct CoarsePass {
     pub balance: Balance,
     /// `Label as u8` per coarse pixel.
     pub labels: Mat,
-    /// Changes (pieces, hands), as fine rectangles, merged.
-    pub rects: Vec<Rect>,
+    /// The regions to look at (pieces, hands), on the fine grid.
+    pub plans: Vec<RegionPlan>,
+    /// Per coarse pixel, its connected change's label (0: none); component `k` of `components`
+    /// has label `component_labels[k]`.
+    pub component_map: Mat,
+    pub component_labels: Vec<i32>,
     /// Coarse connected components of changes: bounding box (coarse px) and area (coarse px).
     pub components: Vec<(Rect, i32)>,
     /// Per component (same order): it reaches the edge of what the camera sees (an arm coming
@@ -192,6 +200,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         }
     }
     let mut components = Vec::new();
+    let mut ids = Vec::new();
     let mut at_view_edge = Vec::new();
     for k in 1..n {
         let area = *stats.at_2d::<i32>(k, imgproc::CC_STAT_AREA)?;
@@ -205,13 +214,17 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
             *stats.at_2d::<i32>(k, imgproc::CC_STAT_HEIGHT)?,
         );
         components.push((r, area));
+        ids.push(k);
         at_view_edge.push(edge_ids.get(k as usize).copied().unwrap_or(false));
     }
     let rects = fine_rects(&components, &input.rect.coarse, &input.rect.fine, input.view);
+    let plans = plan_regions(&components, &ids, &rects, &cc_labels)?;
     Ok(CoarsePass {
         balance,
         labels,
-        rects: merge_rects(rects),
+        plans,
+        component_map: cc_labels,
+        component_labels: ids,
         components,
         at_view_edge,
     })
@@ -338,7 +351,8 @@ pub fn view_edge(valid: &Mat) -> Result<Vec<(i32, i32)>, VisionError> {
     Ok(out)
 }
 
-/// Each coarse component as a fine rectangle, grown by the margin and towards the nadir.
+/// Each coarse component as a fine rectangle, grown by the margin and towards the nadir (empty
+/// where none of it lies on the fine grid).
 fn fine_rects(
     components: &[(Rect, i32)],
     coarse: &RectifyGrid,
@@ -372,12 +386,104 @@ fn fine_rects(
             let (xb, yb) = (xb.clamp(xa, w), yb.clamp(ya, h));
             Rect::new(xa, ya, xb - xa, yb - ya)
         })
-        .filter(|r| r.width > 0 && r.height > 0)
         .collect()
 }
 
-fn overlaps(a: &Rect, b: &Rect) -> bool {
-    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
+/// Changes looked at together: the rectangle they are labelled in (the union of their grown
+/// rectangles), and which they are (indices into [`CoarsePass::components`]). The rectangle may
+/// show changes of other plans too: those are left out ([`CoarsePass::hidden_in`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionPlan {
+    /// Fine pixels.
+    pub rect: Rect,
+    pub components: Vec<usize>,
+}
+
+impl RegionPlan {
+    /// Fine pixels the plan covers (its rectangle's area): a measure of what it costs.
+    pub fn area_px(&self) -> i64 {
+        (self.rect.width.max(0) as i64) * (self.rect.height.max(0) as i64)
+    }
+}
+
+/// Groups the coarse components (`ids[k]` is component `k`'s label in `cc_labels`, `rects[k]`
+/// its grown fine rectangle) into plans: two components go together when either one's
+/// rectangle holds a pixel of the other (transitively). Plans come in the order of their first
+/// component.
+fn plan_regions(
+    components: &[(Rect, i32)],
+    ids: &[i32],
+    rects: &[Rect],
+    cc_labels: &Mat,
+) -> Result<Vec<RegionPlan>, VisionError> {
+    let n = components.len().min(ids.len()).min(rects.len());
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut k: usize) -> usize {
+        while parent[k] != k {
+            parent[k] = parent[parent[k]];
+            k = parent[k];
+        }
+        k
+    }
+    let step = COARSE_STEP;
+    for (k, &r) in rects.iter().enumerate().take(n) {
+        if r.width <= 0 || r.height <= 0 {
+            continue;
+        }
+        // The coarse pixels whose fine sample (every COARSE_STEP-th fine pixel) lies in `r`.
+        let cx0 = (r.x + step - 1).div_euclid(step);
+        let cy0 = (r.y + step - 1).div_euclid(step);
+        let cx1 = (r.x + r.width - 1).div_euclid(step) + 1;
+        let cy1 = (r.y + r.height - 1).div_euclid(step) + 1;
+        for j in 0..n {
+            if j == k || root(&mut parent, j) == root(&mut parent, k) {
+                continue;
+            }
+            let b = components[j].0;
+            let (x0, x1) = (cx0.max(b.x), cx1.min(b.x + b.width));
+            let (y0, y1) = (cy0.max(b.y), cy1.min(b.y + b.height));
+            if x0 >= x1 || y0 >= y1 {
+                continue;
+            }
+            let mut holds = false;
+            'rows: for y in y0..y1 {
+                let row = cc_labels.at_row::<i32>(y)?;
+                for x in x0..x1 {
+                    if row.get(x as usize) == Some(&ids[j]) {
+                        holds = true;
+                        break 'rows;
+                    }
+                }
+            }
+            if holds {
+                let (a, b) = (root(&mut parent, j), root(&mut parent, k));
+                parent[a] = b;
+            }
+        }
+    }
+    let mut plans: Vec<RegionPlan> = Vec::new();
+    let mut plan_of_root: Vec<Option<usize>> = vec![None; n];
+    for (k, &r) in rects.iter().enumerate().take(n) {
+        if r.width <= 0 || r.height <= 0 {
+            continue;
+        }
+        let g = root(&mut parent, k);
+        match plan_of_root[g] {
+            Some(p) => {
+                let plan = &mut plans[p];
+                plan.rect = union(&plan.rect, &r);
+                plan.components.push(k);
+            }
+            None => {
+                plan_of_root[g] = Some(plans.len());
+                plans.push(RegionPlan {
+                    rect: r,
+                    components: vec![k],
+                });
+            }
+        }
+    }
+    Ok(plans)
 }
 
 fn union(a: &Rect, b: &Rect) -> Rect {
@@ -386,27 +492,6 @@ fn union(a: &Rect, b: &Rect) -> Rect {
     let x1 = (a.x + a.width).max(b.x + b.width);
     let y1 = (a.y + a.height).max(b.y + b.height);
     Rect::new(x0, y0, x1 - x0, y1 - y0)
-}
-
-/// Merges overlapping rectangles until none overlap.
-pub fn merge_rects(mut rects: Vec<Rect>) -> Vec<Rect> {
-    loop {
-        let mut merged = false;
-        let mut out: Vec<Rect> = Vec::with_capacity(rects.len());
-        for r in rects {
-            match out.iter().position(|o| overlaps(o, &r)) {
-                Some(i) => {
-                    out[i] = union(&out[i], &r);
-                    merged = true;
-                }
-                None => out.push(r),
-            }
-        }
-        rects = out;
-        if !merged {
-            return rects;
-        }
-    }
 }
 
 /// What the fine labelling needs that depends on the profile only.
@@ -424,10 +509,65 @@ pub struct FineInputs<'a> {
     pub white: [f32; 3],
 }
 
-/// Rectifies and labels one fine rectangle of a frame.
+impl CoarsePass {
+    /// The pixels of `plan`'s rectangle (clipped to the fine grid as `fine_region` clips it)
+    /// that show another plan's changes, row by row: the coarse pixels of every other
+    /// component, grown by [`HIDDEN_GROW_COARSE_PX`] (a change's fine edge reaches past its
+    /// coarse pixels).
+    pub fn hidden_in(&self, plan: &RegionPlan, fine_rect: Rect) -> Result<Vec<bool>, VisionError> {
+        let (w, h) = (fine_rect.width.max(0), fine_rect.height.max(0));
+        let mut hidden = vec![false; (w * h) as usize];
+        let g = HIDDEN_GROW_COARSE_PX;
+        let step = COARSE_STEP;
+        for (k, (b, _)) in self.components.iter().enumerate() {
+            if plan.components.contains(&k) {
+                continue;
+            }
+            let Some(&id) = self.component_labels.get(k) else {
+                continue;
+            };
+            // The component's coarse box, in fine pixels, grown: skip it when clear of the rect.
+            let fx0 = (b.x - g) * step - step;
+            let fy0 = (b.y - g) * step - step;
+            let fx1 = (b.x + b.width + g) * step + step;
+            let fy1 = (b.y + b.height + g) * step + step;
+            if fx1 <= fine_rect.x || fy1 <= fine_rect.y || fx0 >= fine_rect.x + w || fy0 >= fine_rect.y + h {
+                continue;
+            }
+            for cy in b.y..b.y + b.height {
+                let row = self.component_map.at_row::<i32>(cy)?;
+                for cx in b.x..b.x + b.width {
+                    if row.get(cx as usize) != Some(&id) {
+                        continue;
+                    }
+                    // Fine pixels within `g` coarse pixels (and half a step) of this one.
+                    let x0 = ((cx - g) * step - step / 2 - fine_rect.x).clamp(0, w);
+                    let x1 = ((cx + g) * step + step / 2 + 1 - fine_rect.x).clamp(0, w);
+                    let y0 = ((cy - g) * step - step / 2 - fine_rect.y).clamp(0, h);
+                    let y1 = ((cy + g) * step + step / 2 + 1 - fine_rect.y).clamp(0, h);
+                    for y in y0..y1 {
+                        let at = (y * w) as usize;
+                        if let Some(cells) = hidden.get_mut(at + x0 as usize..at + x1 as usize) {
+                            cells.fill(true);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(hidden)
+    }
+}
+
+/// Another plan's change is hidden this far (coarse pixels) beyond its own coarse pixels.
+pub const HIDDEN_GROW_COARSE_PX: i32 = 1;
+
+/// Rectifies and labels one fine rectangle of a frame. Pixels marked in `hidden` (row by row
+/// over the rectangle as clipped to the fine grid, see [`Rectification::clip`]; none when it is
+/// empty) are [`Label::Outside`]: another region looks at them.
 pub fn fine_region(
     frame: &Mat,
     rect: Rect,
+    hidden: &[bool],
     balance: &Balance,
     input: &FineInputs,
 ) -> Result<Region, VisionError> {
@@ -462,11 +602,12 @@ pub fn fine_region(
         let f = view.at_row::<Vec3b>(y)?;
         let r = reference.at_row::<Vec3b>(y)?;
         let u = usable.at_row::<u8>(y)?;
+        let hid = hidden.get(y as usize * w..(y as usize + 1) * w).unwrap_or(&[]);
         for x in 0..w {
             let fp = balance.apply(f[x]);
             let rp = [r[x][0] as f32, r[x][1] as f32, r[x][2] as f32];
             let rs = rp[0] + rp[1] + rp[2];
-            let l = if u[x] == 0 {
+            let l = if u[x] == 0 || hid.get(x) == Some(&true) {
                 Label::Outside
             } else {
                 near.label_near(fp, rect.x + x as i32)
@@ -513,15 +654,115 @@ pub fn fine_region(
 mod tests {
     use super::*;
 
+    /// Coarse labels with components painted in as `(id, x0, y0, x1, y1)` (exclusive ends).
+    fn labels(w: i32, h: i32, boxes: &[(i32, i32, i32, i32, i32)]) -> Mat {
+        let mut m = Mat::new_rows_cols_with_default(h, w, core::CV_32S, core::Scalar::all(0.0)).unwrap();
+        for &(id, x0, y0, x1, y1) in boxes {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    *m.at_2d_mut::<i32>(y, x).unwrap() = id;
+                }
+            }
+        }
+        m
+    }
+
+    /// A component's coarse box and the fine rectangle it grows to (`grow` fine pixels each way).
+    fn component(x0: i32, y0: i32, x1: i32, y1: i32, grow: i32) -> ((Rect, i32), Rect) {
+        let b = Rect::new(x0, y0, x1 - x0, y1 - y0);
+        let fine = Rect::new(
+            x0 * COARSE_STEP - grow,
+            y0 * COARSE_STEP - grow,
+            (x1 - x0) * COARSE_STEP + 2 * grow,
+            (y1 - y0) * COARSE_STEP + 2 * grow,
+        );
+        ((b, b.width * b.height), fine)
+    }
+
     #[test]
-    fn overlapping_rectangles_merge_transitively() {
-        let r = merge_rects(vec![
-            Rect::new(0, 0, 10, 10),
-            Rect::new(20, 0, 10, 10),
-            Rect::new(8, 0, 14, 5),
-            Rect::new(100, 100, 5, 5),
-        ]);
-        assert_eq!(r.len(), 2);
-        assert!(r.contains(&Rect::new(0, 0, 30, 10)));
+    fn changes_go_together_when_a_rectangle_holds_the_others_pixels_transitively() {
+        // 1 and 2 are 3 coarse pixels apart (within 1's grown rectangle); 3 is near 2; 4 is far.
+        let (c1, r1) = component(10, 10, 15, 15, 8);
+        let (c2, r2) = component(18, 10, 22, 15, 8);
+        let (c3, r3) = component(25, 10, 28, 14, 8);
+        let (c4, r4) = component(60, 40, 64, 44, 8);
+        let cc = labels(
+            80,
+            60,
+            &[
+                (1, 10, 10, 15, 15),
+                (2, 18, 10, 22, 15),
+                (3, 25, 10, 28, 14),
+                (4, 60, 40, 64, 44),
+            ],
+        );
+        let plans = plan_regions(&[c1, c2, c3, c4], &[1, 2, 3, 4], &[r1, r2, r3, r4], &cc).unwrap();
+        assert_eq!(plans.len(), 2);
+        assert_eq!(plans[0].components, vec![0, 1, 2]);
+        assert_eq!(plans[0].rect, union(&union(&r1, &r2), &r3));
+        assert_eq!(plans[1].components, vec![3]);
+    }
+
+    #[test]
+    fn changes_whose_rectangles_only_overlap_are_looked_at_apart() {
+        // Two diagonal strokes: their grown rectangles overlap at a corner, neither holds a pixel
+        // of the other. The old rule (merge overlapping rectangles) made them one region.
+        let mut boxes = Vec::new();
+        for i in 0..10 {
+            boxes.push((1, 10 + i, 10 + i, 11 + i, 11 + i));
+            boxes.push((2, 30 + i, 27 - i, 31 + i, 28 - i));
+        }
+        let cc = labels(60, 50, &boxes);
+        let (c1, r1) = component(10, 10, 20, 20, 4);
+        let (c2, r2) = component(30, 18, 40, 28, 4);
+        let (_, wide) = component(10, 10, 20, 20, 26);
+        // Grown by 4 fine pixels they are apart; grown by 26 the first holds the second's pixels.
+        assert_eq!(plan_regions(&[c1, c2], &[1, 2], &[r1, r2], &cc).unwrap().len(), 2);
+        assert_eq!(
+            plan_regions(&[c1, c2], &[1, 2], &[wide, r2], &cc).unwrap().len(),
+            1
+        );
+        // Overlapping rectangles but no pixel of one in the other's: apart.
+        let overlapping = Rect::new(r1.x, r1.y, r2.x + 6 - r1.x, r1.height);
+        assert!(overlapping.x + overlapping.width > r2.x);
+        assert_eq!(
+            plan_regions(&[c1, c2], &[1, 2], &[overlapping, r2], &cc)
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn a_plan_is_blind_to_the_other_plans_changes_and_sees_the_rest() {
+        // Component 1 (plan 0) and component 2 (plan 1); a plan's rectangle spanning both.
+        let cc = labels(40, 30, &[(1, 5, 5, 8, 8), (2, 20, 5, 24, 9)]);
+        let components = vec![(Rect::new(5, 5, 3, 3), 9), (Rect::new(20, 5, 4, 4), 16)];
+        let pass = CoarsePass {
+            balance: Balance::default(),
+            labels: Mat::default(),
+            plans: Vec::new(),
+            component_map: cc,
+            component_labels: vec![1, 2],
+            components,
+            at_view_edge: vec![false, false],
+        };
+        let plan = RegionPlan {
+            rect: Rect::new(0, 0, 60, 30),
+            components: vec![0],
+        };
+        let hidden = pass.hidden_in(&plan, plan.rect).unwrap();
+        let at = |x: i32, y: i32| hidden[(y * 60 + x) as usize];
+        // Component 2's coarse pixels (fine 40..47, 10..17) and one coarse pixel round them.
+        assert!(at(40, 10) && at(46, 16) && at(37, 8) && at(49, 19));
+        assert!(!at(34, 12) && !at(52, 12) && !at(44, 4) && !at(44, 22));
+        // The plan's own component and the bare table elsewhere stay in view.
+        assert!(!at(12, 12) && !at(5, 25) && !at(59, 0));
+        // Seen from a plan holding both, nothing is hidden.
+        let both = RegionPlan {
+            rect: plan.rect,
+            components: vec![0, 1],
+        };
+        assert!(pass.hidden_in(&both, both.rect).unwrap().iter().all(|&h| !h));
     }
 }
