@@ -374,11 +374,8 @@ impl Analyzer {
             order.push(n_regions);
         }
         let task_area = |i: usize| match coarse.plans.get(i) {
-            Some(p) => p.area_px(),
-            None => self.counter.as_ref().map_or(0, |b| {
-                let r = b.rect();
-                (r.width.max(0) as i64) * (r.height.max(0) as i64)
-            }),
+            Some(p) => p.rect.area(),
+            None => self.counter.as_ref().map_or(0, |b| b.rect().area()),
         };
         order.sort_by_key(|&i| std::cmp::Reverse(task_area(i)));
         let looked = run_tasks(

@@ -26,7 +26,7 @@ use super::evaluate::{
     CLEAR_MARGIN_MM, CLOSEST_MARGIN_MM, FrameScore, RulingCounts, Summary, quantile, score_frame,
     truth_report,
 };
-use super::parallel::default_threads;
+use super::parallel::{default_threads, run_tasks};
 use super::synthetic::{SyntheticError, SyntheticScene, prepare};
 use super::taught::TaughtModels;
 use crate::referee::GameContext;
@@ -299,22 +299,20 @@ pub fn run(config: &BenchConfig, on_step: &(dyn Fn() + Sync)) -> Result<BenchRep
     let catalog = Catalog::default_catalog();
     let mut results = Vec::with_capacity(specs.len());
     for batch in specs.chunks(threads) {
-        let prepared: Vec<PreparedScene> = std::thread::scope(|scope| {
-            let handles: Vec<_> = batch
-                .iter()
-                .map(|spec| {
-                    let catalog = &catalog;
-                    scope.spawn(move || {
-                        prepare_scene(spec, config.frames_per_scene, catalog, analysis_threads, on_step)
-                    })
+        let all: Vec<usize> = (0..batch.len()).collect();
+        let prepared = run_tasks(
+            batch.len(),
+            &all,
+            batch.len(),
+            || (),
+            |_, i| {
+                batch.get(i).map(|spec| {
+                    prepare_scene(spec, config.frames_per_scene, &catalog, analysis_threads, on_step)
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().ok())
-                .collect::<Option<Vec<_>>>()
-        })
-        .ok_or(BenchError::Worker)?;
+            },
+        )
+        .map_err(|_| BenchError::Worker)?;
+        let prepared: Vec<PreparedScene> = prepared.into_iter().flatten().flatten().collect();
         for p in prepared {
             results.push(analyse_scene(p, on_step));
         }

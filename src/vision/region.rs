@@ -399,13 +399,6 @@ pub struct RegionPlan {
     pub components: Vec<usize>,
 }
 
-impl RegionPlan {
-    /// Fine pixels the plan covers (its rectangle's area): a measure of what it costs.
-    pub fn area_px(&self) -> i64 {
-        (self.rect.width.max(0) as i64) * (self.rect.height.max(0) as i64)
-    }
-}
-
 /// Groups the coarse components (`ids[k]` is component `k`'s label in `cc_labels`, `rects[k]`
 /// its grown fine rectangle) into plans: two components go together when either one's
 /// rectangle holds a pixel of the other (transitively). Plans come in the order of their first
