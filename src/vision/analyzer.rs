@@ -612,6 +612,7 @@ impl Analyzer {
                 balance_mask: &self.usable_coarse,
                 view: &self.view,
                 view_edge: &self.view_edge,
+                threads: self.threads,
             },
         )
     }
@@ -980,6 +981,23 @@ mod tests {
         // The frame's time is its wall-clock time; the stages count each thread's.
         assert!(three.times.analysis_ms > 0.0);
         assert!(three.times.total_ms() >= three.times.analysis_ms);
+    }
+
+    #[test]
+    fn the_coarse_pass_labels_the_same_on_any_number_of_threads() {
+        let (sc, an) = scene(3, 22.0, |_| Faults::none(), 1);
+        let view = an.rect.coarse_view(&sc.frames[0].image).unwrap();
+        let one = an.coarse_pass(&view).unwrap();
+        let an = an.with_threads(3);
+        let three = an.coarse_pass(&view).unwrap();
+        assert!(view.rows() >= 3 * 32, "{} rows: too few to be split", view.rows());
+        assert_eq!(
+            one.labels.data_bytes().unwrap(),
+            three.labels.data_bytes().unwrap()
+        );
+        assert!(!one.plans.is_empty());
+        assert_eq!(one.plans, three.plans);
+        assert_eq!(one.components, three.components);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use super::VisionError;
 use super::caster::{relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
+use super::parallel::{WorkerLost, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
@@ -35,6 +36,9 @@ pub const REGION_MARGIN_MM: f64 = 8.0;
 pub const REACH_HEIGHT_MM: f64 = 32.0;
 /// Blur applied to both views before labelling (noise), Gaussian kernel side in pixels.
 const BLUR_KSIZE: i32 = 3;
+/// The coarse view is labelled in bands of at least this many rows (fewer would cost more in
+/// starting threads than they save).
+const MIN_BAND_ROWS: i32 = 32;
 
 /// A rectangle of the fine view, labelled.
 #[derive(Debug, Clone)]
@@ -108,6 +112,8 @@ pub struct CoarseInputs<'a> {
     pub view: &'a Viewpoint,
     /// Coarse pixels `(x, y)` at the edge of what the camera sees.
     pub view_edge: &'a [(i32, i32)],
+    /// Threads the labelling may use (the labels are the same on any number).
+    pub threads: usize,
 }
 
 /// Blurs an 8-bit image the way both views are blurred before labelling.
@@ -124,19 +130,29 @@ pub fn blur(src: &Mat) -> Result<Mat, VisionError> {
     Ok(out)
 }
 
-/// Labels a frame's coarse view (from `Rectification::coarse_view`) and finds the fine
-/// rectangles to look at.
-pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
-    let view = blur(coarse_view)?;
-    let mut balance = Balance::estimate(&view, input.reference, input.balance_mask)
-        .unwrap_or_default()
-        .with_shadow_tint(&view, input.reference, input.balance_mask);
-    let rows = view.rows();
+/// Splits `rows` into at most `threads` bands `(first, end)` of consecutive rows, in order,
+/// none shorter than [`MIN_BAND_ROWS`] unless it is the only one.
+fn row_bands(rows: i32, threads: usize) -> Vec<(i32, i32)> {
+    let rows = rows.max(0);
+    let by_rows = (rows / MIN_BAND_ROWS).max(1) as usize;
+    let n = threads.clamp(1, by_rows) as i32;
+    (0..n).map(|k| (rows * k / n, rows * (k + 1) / n)).collect()
+}
+
+/// The labels of rows `y0..y1` of the blurred coarse `view`, row by row: each pixel against
+/// the reference about it ([`ReferenceRows::label_near`]), unusable pixels outside.
+fn label_rows(
+    view: &Mat,
+    input: &CoarseInputs,
+    balance: &Balance,
+    y0: i32,
+    y1: i32,
+) -> Result<Vec<Label>, VisionError> {
     let cols = view.cols();
-    let mut labelled = Vec::with_capacity((rows * cols).max(0) as usize);
-    let mut near = ReferenceRows::at(input.reference, 0, 0, cols, balance.shadow_tint)?;
-    for y in 0..rows {
-        if y > 0 {
+    let mut labelled = Vec::with_capacity(((y1 - y0) * cols).max(0) as usize);
+    let mut near = ReferenceRows::at(input.reference, y0, 0, cols, balance.shadow_tint)?;
+    for y in y0..y1 {
+        if y > y0 {
             near.down()?;
         }
         let f = view.at_row::<Vec3b>(y)?;
@@ -148,6 +164,35 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
                 near.label_near(balance.apply(f[x]), x as i32)
             });
         }
+    }
+    Ok(labelled)
+}
+
+/// Labels a frame's coarse view (from `Rectification::coarse_view`) and finds the fine
+/// rectangles to look at.
+pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
+    let view = blur(coarse_view)?;
+    let mut balance = Balance::estimate(&view, input.reference, input.balance_mask)
+        .unwrap_or_default()
+        .with_shadow_tint(&view, input.reference, input.balance_mask);
+    let rows = view.rows();
+    let cols = view.cols();
+    // The view is labelled in bands of rows, one task each: the frame's regions wait for it.
+    let bands = row_bands(rows, input.threads);
+    let order: Vec<usize> = (0..bands.len()).collect();
+    let looked = run_tasks(
+        bands.len(),
+        &order,
+        input.threads,
+        || (),
+        |_, b| {
+            let (y0, y1) = bands[b];
+            label_rows(&view, input, &balance, y0, y1)
+        },
+    )?;
+    let mut labelled = Vec::with_capacity((rows * cols).max(0) as usize);
+    for band in looked {
+        labelled.extend(band.ok_or(WorkerLost)??);
     }
     let width = cols.max(0) as usize;
     balance.shadow_fall = shadow_fall(&labelled, width, input.rect.coarse.mm_per_px);
@@ -670,6 +715,30 @@ mod tests {
             (y1 - y0) * COARSE_STEP + 2 * grow,
         );
         ((b, b.width * b.height), fine)
+    }
+
+    #[test]
+    fn row_bands_cover_every_row_once_in_order() {
+        for (rows, threads) in [(0, 2), (10, 4), (31, 2), (64, 2), (100, 3), (360, 8), (361, 1)] {
+            let bands = row_bands(rows, threads);
+            assert!(
+                !bands.is_empty() && bands.len() <= threads.max(1),
+                "{rows} {threads}: {bands:?}"
+            );
+            assert_eq!(bands.first().map(|b| b.0), Some(0));
+            assert_eq!(bands.last().map(|b| b.1), Some(rows));
+            for w in bands.windows(2) {
+                assert_eq!(w[0].1, w[1].0, "{rows} {threads}: {bands:?}");
+            }
+            if bands.len() > 1 {
+                assert!(
+                    bands.iter().all(|b| b.1 - b.0 >= MIN_BAND_ROWS),
+                    "{rows} {threads}: {bands:?}"
+                );
+            }
+        }
+        assert_eq!(row_bands(100, 3).len(), 3);
+        assert_eq!(row_bands(63, 2).len(), 1);
     }
 
     #[test]
