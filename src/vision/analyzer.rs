@@ -990,7 +990,11 @@ mod tests {
         let one = an.coarse_pass(&view).unwrap();
         let an = an.with_threads(3);
         let three = an.coarse_pass(&view).unwrap();
-        assert!(view.rows() >= 3 * 32, "{} rows: too few to be split", view.rows());
+        assert!(
+            view.rows() >= 3 * region::MIN_BAND_ROWS,
+            "{} rows: too few to be split",
+            view.rows()
+        );
         assert_eq!(
             one.labels.data_bytes().unwrap(),
             three.labels.data_bytes().unwrap()

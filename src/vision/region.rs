@@ -38,7 +38,7 @@ pub const REACH_HEIGHT_MM: f64 = 32.0;
 const BLUR_KSIZE: i32 = 3;
 /// The coarse view is labelled in bands of at least this many rows (fewer would cost more in
 /// starting threads than they save).
-const MIN_BAND_ROWS: i32 = 32;
+pub(crate) const MIN_BAND_ROWS: i32 = 32;
 
 /// A rectangle of the fine view, labelled.
 #[derive(Debug, Clone)]
