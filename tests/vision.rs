@@ -446,6 +446,20 @@ fn a_black_octo_canon_as_dark_as_a_shadow_is_found() {
     assert_found_exactly(&summary, &["octo_canon"]);
 }
 
+/// Bench scene 5 (of 30; tilt 4.8 degrees), first frame: on its mid-grey table the black
+/// Octo-Canon and ink die are as dark and as grey as the shadows, and nothing casts them: each
+/// was read as a shadow but for a rim of piece pixels too small to be either, and both were
+/// missed in every frame. Shadow pixels of their colour now count for them where a seed fits
+/// no piece otherwise.
+const DARK_ON_GREY_SEED: u64 = 5;
+const DARK_ON_GREY_FRAMES: usize = 1;
+
+#[test]
+fn a_black_die_and_canon_read_as_shadows_on_a_grey_table_are_found() {
+    let summary = scene_of_the_bench(DARK_ON_GREY_SEED, DARK_ON_GREY_FRAMES);
+    assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
+}
+
 /// Bench scene 12 (of 30; tilt 13.3 degrees): the ink die lies beside a tentacle, and its pink
 /// faces are the tentacle's colour. Started from the middle of every pixel of its colours it was
 /// fitted on the tentacle; its black body was then read as the Octo-Canon (frames 2 and 3: the

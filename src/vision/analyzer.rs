@@ -16,7 +16,7 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, Palette, entry_colours};
+use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, NEUTRAL_CHROMA, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model};
 use super::labels::Label;
@@ -189,6 +189,15 @@ fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
     d < 0.05 && model.brightness[0] > 0.5
 }
 
+/// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
+/// neutral table (a shadow on a coloured table keeps its colour; a black piece does not).
+fn shadow_like(model: &ColourModel, table: &ColourModel) -> bool {
+    let norm = |c: [f32; 3]| c.iter().map(|v| v * v).sum::<f32>().sqrt();
+    norm(table.chroma) < NEUTRAL_CHROMA
+        && norm(model.chroma) < NEUTRAL_CHROMA
+        && model.brightness[1] <= DARK_MAX_BRIGHTNESS
+}
+
 impl Analyzer {
     /// Prepares the analysis of frames for `profile`, whose rectified empty-table reference is
     /// `reference`. `taught` models replace the catalog's colours of the pieces they name.
@@ -272,8 +281,13 @@ impl Analyzer {
                 && palette
                     .white_sum
                     .is_some_and(|w| body_stands_out(e.colour, table_bgr, w));
-            let mut model =
-                Model::new(i, e, colours.primary, colours.secondary, like).with_body_standing_out(stands_out);
+            let dark = match taught_models {
+                Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
+                None => shadow_like(&ColourModel::of_srgb(e.colour), &table_colour),
+            };
+            let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
+                .with_body_standing_out(stands_out)
+                .with_shadow_like(dark);
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
             }
@@ -624,6 +638,7 @@ impl Analyzer {
             usable: &self.usable_fine,
             palette: &self.palette,
             white: self.white,
+            shadow_colours: self.models.iter().any(|m| m.shadow_like),
         }
     }
 
@@ -876,6 +891,32 @@ mod tests {
     }
     use crate::vision::evaluate::{score_frame, truth_report};
     use crate::vision::synthetic::{SyntheticScene, prepare};
+
+    #[test]
+    fn a_black_piece_looks_like_a_shadow_on_a_grey_table_only() {
+        let table = |bgr: [f32; 3]| ColourModel {
+            chroma: super::super::colour::chroma_of(bgr),
+            chroma_sigma: 0.0,
+            brightness: [0.9, 1.1],
+            lightness: None,
+        };
+        // Table medians read off bench scenes: mid-grey, warm wood.
+        let grey = table([131.0, 127.0, 132.0]);
+        let wood = table([36.0, 61.0, 94.0]);
+        let canon = ColourModel::of_srgb(Srgb([0x2A, 0x2A, 0x2A]));
+        let die = ColourModel::of_srgb(Srgb([0x1C, 0x1C, 0x1C]));
+        assert!(shadow_like(&canon, &grey) && shadow_like(&die, &grey));
+        assert!(!shadow_like(&canon, &wood) && !shadow_like(&die, &wood));
+        // Neither a white piece nor a coloured one.
+        assert!(!shadow_like(
+            &ColourModel::of_srgb(Srgb([0xF2, 0xEF, 0xE6])),
+            &grey
+        ));
+        assert!(!shadow_like(
+            &ColourModel::of_srgb(Srgb([0x5A, 0x2E, 0x1C])),
+            &grey
+        ));
+    }
 
     fn scene(
         seed: u64,

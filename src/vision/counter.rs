@@ -216,6 +216,7 @@ impl CounterBand {
                 silhouette,
             },
             top: None,
+            on_shadows: false,
         })
     }
 }
@@ -243,6 +244,7 @@ pub fn fit_crab(
         usable: &band.usable,
         palette: inputs.palette,
         white: inputs.white,
+        shadow_colours: false,
     };
     let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;
     let mut detector = Detector::default();

@@ -38,6 +38,12 @@ const W_SHADOW_SEEN_BY_TOP: f32 = 0.0;
 /// Weight of a table pixel for a piece seen by its top: its body is the table's colour, and
 /// its top has already placed it.
 const W_TABLE_SEEN_BY_TOP: f32 = -0.1;
+/// Weight of a shadow pixel showing a shadow-like piece's main colour as its best, for a piece
+/// found on shadows (see [`Detection::on_shadows`])...
+const W_SHADOW_LIKE_BEST: f32 = 0.5;
+/// ...and merely compatible with it. Less than a piece pixel's: the piece's own cast shadow
+/// shows its colour too, and must not pull the fit off the piece.
+const W_SHADOW_LIKE_COMPATIBLE: f32 = 0.3;
 /// Weight of a changed pixel of another colour that no piece explains yet.
 const W_OTHER: f32 = -0.6;
 /// Seeds smaller than this (fine pixels of the model's colours) are not fitted.
@@ -179,6 +185,10 @@ pub struct Model {
     pub table_weight: f32,
     /// Weight of a shadow pixel under its silhouette.
     pub shadow_weight: f32,
+    /// Its main colour is dark and neutral and the table is neutral: the piece looks like a
+    /// shadow of the table (a black die on a grey table), and where a seed fits no piece, the
+    /// shadow pixels of its colour may be counted for it (see [`Detection::on_shadows`]).
+    pub shadow_like: bool,
     /// Size relative to the catalog's (taught; 1 by default).
     pub scale: f64,
     /// Lowest fit quality accepted.
@@ -235,6 +245,7 @@ impl Model {
             table_like,
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
+            shadow_like: false,
             scale: 1.0,
             min_quality: if table_like {
                 MIN_QUALITY_TABLE_LIKE
@@ -262,6 +273,12 @@ impl Model {
             self.table_weight = W_TABLE_SEEN_BY_TOP;
             self.shadow_weight = W_SHADOW_SEEN_BY_TOP;
         }
+        self
+    }
+
+    /// Marks the piece as looking like a shadow of the table (see [`Model::shadow_like`]).
+    pub fn with_shadow_like(mut self, on: bool) -> Self {
+        self.shadow_like = on;
         self
     }
 
@@ -357,12 +374,19 @@ pub struct Detection {
     pub fit: Fit,
     /// The ink die's top colour.
     pub top: Option<DieTop>,
+    /// A shadow-like piece ([`Model::shadow_like`]) found only once the shadow pixels of its
+    /// colour counted for it (at first weighing, they count a little against every piece): a
+    /// black die on a grey table reads as a shadow but for its rim. Its later fits count them
+    /// too, and its pixels include them.
+    pub on_shadows: bool,
 }
 
 /// Reusable state for one frame's detection.
 #[derive(Debug, Default)]
 pub struct Detector {
     scratch: ScoreScratch,
+    /// Seeds are being fitted again with shadow pixels counting for shadow-like pieces.
+    on_shadows: bool,
     /// Models not tried in the current call (see [`Detector::detect_excluding`]).
     excluded: Vec<bool>,
     /// Pieces kept from an earlier look at the region (see [`Detector::detect_around`]): their
@@ -392,7 +416,7 @@ pub struct RegionResult {
 /// What a weight map depends on besides the region: the model's colours, its table and
 /// shadow weights (as bits), whether it knows what others hold ([`weighs_held`]), and the
 /// window.
-type MapKey = (u32, u32, u32, bool, Window);
+type MapKey = (u32, u32, u32, bool, bool, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -418,6 +442,11 @@ struct Plan {
 }
 
 impl Detector {
+    /// Whether model `mi` is not tried in the current call.
+    fn is_excluded(&self, mi: usize) -> bool {
+        self.excluded.get(mi).copied().unwrap_or(false)
+    }
+
     /// Finds the pieces in `region`.
     pub fn detect(&mut self, region: &Region, models: &[Model], view: &Viewpoint) -> RegionResult {
         self.detect_excluding(region, models, view, &[])
@@ -460,6 +489,7 @@ impl Detector {
                 &d.fit.silhouette,
                 &mut self.kept_marks,
                 KEPT,
+                d.on_shadows,
             );
             for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
         }
@@ -581,11 +611,25 @@ impl Detector {
                 .filter(|d| is_solid(&models[d.model]))
                 .map(|d| models[d.model].footprint(&d.fit.pose))
                 .collect();
-            let Some((mi, fit)) = self.best_fit(region, models, view, explained, &seed, floor) else {
+            let found = match self.best_fit(region, models, view, explained, &seed, floor) {
+                Some(found) => Some((found, false)),
+                None if models
+                    .iter()
+                    .enumerate()
+                    .any(|(mi, m)| m.shadow_like && !self.is_excluded(mi)) =>
+                {
+                    self.on_shadows = true;
+                    let found = self.best_fit(region, models, view, explained, &seed, floor);
+                    self.on_shadows = false;
+                    found.map(|f| (f, true))
+                }
+                None => None,
+            };
+            let Some(((mi, fit), on_shadows)) = found else {
                 continue;
             };
             let k = detections.len() as u16 + 1;
-            let marked = mark_explained(region, &models[mi], &fit.silhouette, explained, k);
+            let marked = mark_explained(region, &models[mi], &fit.silhouette, explained, k, on_shadows);
             if (marked as f64) < MIN_GAIN_PX {
                 continue;
             }
@@ -594,6 +638,7 @@ impl Detector {
                 model: mi,
                 fit,
                 top: None,
+                on_shadows,
             });
             // What the piece did not explain seeds the next ones.
             queue.extend(split(region, &seed, explained));
@@ -618,9 +663,7 @@ impl Detector {
         let treasures = models
             .iter()
             .enumerate()
-            .filter(|(mi, m)| {
-                m.kind == PieceKind::Treasure && !self.excluded.get(*mi).copied().unwrap_or(false)
-            })
+            .filter(|(mi, m)| m.kind == PieceKind::Treasure && !self.is_excluded(*mi))
             .fold(ColourSet(0), |acc, (_, m)| ColourSet(acc.0 | m.colours.0));
         let hulls: Vec<usize> = (0..detections.len())
             .filter(|&k| weighs_held(&models[detections[k].model]))
@@ -720,7 +763,14 @@ impl Detector {
                 WINDOW_MARGIN_MM
             };
             let win = window_around(region, &detections[k].fit.silhouette, margin);
-            let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
+            let map = weight_map(
+                region,
+                model,
+                explained,
+                Some(k as u16 + 1),
+                win,
+                detections[k].on_shadows,
+            );
             let (solid, round) = (&model.solid, model.round);
             let compare = |pose: Pose2, scratch: &mut ScoreScratch| {
                 refine_pose(solid, &map, view, pose, round, Precision::COMPARE, scratch)
@@ -819,7 +869,7 @@ impl Detector {
                     .map(|&e| if e == hk || e == ak { 0 } else { e })
                     .collect();
                 let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
-                let map_h = weight_map(region, mh, &base, None, win);
+                let map_h = weight_map(region, mh, &base, None, win, false);
                 let angles: Vec<f64> = (0..ROUND_AGAIN_STARTS)
                     .map(|t| t as f64 * ma.period / ROUND_AGAIN_STARTS as f64)
                     .collect();
@@ -968,7 +1018,7 @@ impl Detector {
             .iter()
             .enumerate()
             .map(|(mi, m)| {
-                if self.excluded.get(mi).copied().unwrap_or(false) {
+                if self.is_excluded(mi) || (self.on_shadows && !m.shadow_like) {
                     return 0;
                 }
                 seed.iter()
@@ -981,13 +1031,19 @@ impl Detector {
             if best_counts[mi] == 0 || (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
                 continue;
             }
+            // On shadows, a shadow-like piece's seed is its rim in its own dark colour.
+            let colours = if self.on_shadows {
+                model.primary
+            } else {
+                model.colours
+            };
             let own: Vec<usize> = seed
                 .iter()
                 .copied()
-                .filter(|&p| model.colours.contains_any(region.colours[p].compatible))
+                .filter(|&p| colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            let share = if model.table_like {
+            let share = if model.table_like || self.on_shadows {
                 PRUNE_AREA_SHARE_TABLE_LIKE
             } else {
                 PRUNE_AREA_SHARE
@@ -1015,11 +1071,12 @@ impl Detector {
                 model.table_weight.to_bits(),
                 model.shadow_weight.to_bits(),
                 weighs_held(model),
+                self.on_shadows && model.shadow_like,
                 win,
             );
             let map = maps
                 .entry(map_key)
-                .or_insert_with(|| weight_map(region, model, explained, None, win));
+                .or_insert_with(|| weight_map(region, model, explained, None, win, self.on_shadows));
             // A silhouette with a mouth scores the mouth's losses back: the bound is the body's.
             let bound = if model.solid.mouth.is_none() {
                 map.score_bound()
@@ -1321,7 +1378,7 @@ impl Detector {
                 ..d.fit.pose
             };
             let win = window_around(region, &d.fit.silhouette, WINDOW_MARGIN_MM + 2.0 * *height);
-            let map = weight_map(region, model, explained, Some(k as u16 + 1), win);
+            let map = weight_map(region, model, explained, Some(k as u16 + 1), win, d.on_shadows);
             if let Some(f) = refine_pose(
                 &model.solid,
                 &map,
@@ -1350,8 +1407,8 @@ fn left_by(
     win: Window,
 ) -> (Vec<u16>, WeightMap) {
     let mut left = base.to_vec();
-    mark_explained(region, hull, &hull_fit.silhouette, &mut left, hk);
-    let map = weight_map(region, model, &left, None, win);
+    mark_explained(region, hull, &hull_fit.silhouette, &mut left, hk, false);
+    let map = weight_map(region, model, &left, None, win, false);
     (left, map)
 }
 
@@ -1498,7 +1555,15 @@ fn start_angles(model: &Model, pts: &[PointMm], centre: PointMm, view: &Viewpoin
 
 /// The model's weights over a window of the region. `own` = the detection being refitted: its
 /// own pixels count for it, every other detection's pixels count neither way.
-fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16>, win: Window) -> WeightMap {
+fn weight_map(
+    region: &Region,
+    model: &Model,
+    explained: &[u16],
+    own: Option<u16>,
+    win: Window,
+    on_shadows: bool,
+) -> WeightMap {
+    let shadows_count = on_shadows && model.shadow_like;
     let (w, h) = (win.x1.saturating_sub(win.x0), win.y1.saturating_sub(win.y0));
     let mut out = Vec::with_capacity(w * h);
     // Row slices zipped, not indexed per pixel: a best fit builds a map per model it tries.
@@ -1521,6 +1586,17 @@ fn weight_map(region: &Region, model: &Model, explained: &[u16], own: Option<u16
                 }
             }
             Label::Table => model.table_weight,
+            Label::Shadow if shadows_count => {
+                if e != 0 && Some(e) != own {
+                    0.0
+                } else if model.primary.contains_any(c.best) {
+                    W_SHADOW_LIKE_BEST
+                } else if model.primary.contains_any(c.compatible) {
+                    W_SHADOW_LIKE_COMPATIBLE
+                } else {
+                    model.shadow_weight
+                }
+            }
             Label::Shadow => model.shadow_weight,
             Label::Outside => 0.0,
         }));
@@ -1669,6 +1745,7 @@ fn remarked(region: &Region, models: &[Model], detections: &[Detection], kept_ma
             &d.fit.silhouette,
             &mut explained,
             k as u16 + 1,
+            d.on_shadows,
         );
     }
     explained
@@ -1677,13 +1754,23 @@ fn remarked(region: &Region, models: &[Model], detections: &[Detection], kept_ma
 /// Marks the pixels inside a fit's silhouette that show the model's colours best as explained
 /// by `k` (a brown chest on an orange deck stays for the chest); returns how many were newly
 /// marked.
-fn mark_explained(region: &Region, model: &Model, sil: &Silhouette, explained: &mut [u16], k: u16) -> usize {
+fn mark_explained(
+    region: &Region,
+    model: &Model,
+    sil: &Silhouette,
+    explained: &mut [u16],
+    k: u16,
+    on_shadows: bool,
+) -> usize {
+    let shadows_count = on_shadows && model.shadow_like;
     let mut n = 0;
     for_each_inside(region, &sil.polygons, |p| {
-        if explained[p] == 0
-            && region.labels[p] == Label::Piece
-            && model.colours.contains_any(region.colours[p].best)
-        {
+        let own = match region.labels[p] {
+            Label::Piece => model.colours.contains_any(region.colours[p].best),
+            Label::Shadow => shadows_count && model.primary.contains_any(region.colours[p].best),
+            Label::Table | Label::Outside => false,
+        };
+        if explained[p] == 0 && own {
             explained[p] = k;
             n += 1;
         }
@@ -1709,12 +1796,20 @@ pub fn fit_at(
             &Silhouette::of(&m.solid, p, view),
             &mut explained,
             k as u16 + 1,
+            false,
         );
     }
     let sil = Silhouette::of(&model.solid, &pose, view);
     let win = window_around(region, &sil, WINDOW_MARGIN_MM);
-    let map = weight_map(region, model, &explained, None, win);
-    score_at(&model.solid, &map, view, pose, &mut ScoreScratch::default())
+    let at = |on_shadows: bool| {
+        let map = weight_map(region, model, &explained, None, win, on_shadows);
+        score_at(&model.solid, &map, view, pose, &mut ScoreScratch::default())
+    };
+    // A shadow-like piece is weighed both ways, as the detector may.
+    match (at(false), model.shadow_like.then(|| at(true)).flatten()) {
+        (Some(a), Some(b)) if b.gain > a.gain => Some(b),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Drops the treasures standing more than [`MAX_SHARE_INSIDE_PIECE`] inside the footprint of a
@@ -1913,6 +2008,79 @@ mod tests {
             area_px,
             silhouette: Silhouette::default(),
         }
+    }
+
+    /// A region 80 mm square at 1 mm/px, centred on the origin, of bare table but for the
+    /// Octo-Canon standing at the origin seen straight down: its disc is shadow-labelled in its
+    /// own dark colour, but for a rim on the +x side read as piece (as a black canon on a grey
+    /// table shows, bench scene 5).
+    fn canon_read_as_shadow() -> (Region, Model) {
+        use super::super::colour::{Palette, PixelColours, entry_colours};
+        use crate::table::Catalog;
+        use opencv::core::Rect;
+        let catalog = Catalog::default_catalog();
+        let (i, entry) = catalog
+            .pieces
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.piece == PieceKind::OctoCanon)
+            .unwrap();
+        let colours = entry_colours(&mut Palette::default(), entry, None);
+        let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+        let (w, h) = (80usize, 80usize);
+        let origin_mm = PointMm::new(-40.0, -40.0);
+        let mut labels = vec![Label::Table; w * h];
+        let mut pixel_colours = vec![PixelColours::default(); w * h];
+        let radius = entry.shape.bounding_radius_mm();
+        for p in 0..w * h {
+            let q = PointMm::new(
+                origin_mm.x + (p % w) as f64 + 0.5,
+                origin_mm.y + (p / w) as f64 + 0.5,
+            );
+            let r = q.distance(PointMm::default());
+            if r > radius {
+                continue;
+            }
+            labels[p] = if r > radius - 3.0 && q.x > 0.0 {
+                Label::Piece
+            } else {
+                Label::Shadow
+            };
+            pixel_colours[p] = PixelColours {
+                best: colours.primary.0,
+                compatible: colours.primary.0,
+            };
+        }
+        let region = Region {
+            rect: Rect::new(0, 0, w as i32, h as i32),
+            width: w,
+            height: h,
+            origin_mm,
+            mm_per_px: 1.0,
+            labels,
+            colours: pixel_colours,
+            bgr: vec![[80.0; 3]; w * h],
+            ref_sum: vec![390.0; w * h],
+        };
+        (region, model)
+    }
+
+    #[test]
+    fn a_shadow_like_piece_shown_as_shadow_but_for_its_rim_is_found_on_its_shadows() {
+        let (region, model) = canon_read_as_shadow();
+        let view = Viewpoint::orthographic();
+        let mut detector = Detector::default();
+        // On a table its colour does not resemble, its rim alone is too little of it.
+        let plain = detector.detect(&region, std::slice::from_ref(&model), &view);
+        assert!(plain.detections.is_empty(), "{:?}", plain.detections);
+        let dark = model.with_shadow_like(true);
+        let found = detector.detect(&region, std::slice::from_ref(&dark), &view);
+        assert_eq!(found.detections.len(), 1, "{:?}", found.detections);
+        let d = &found.detections[0];
+        assert!(d.on_shadows);
+        let off = d.fit.pose.center_mm.distance(PointMm::default());
+        assert!(off < 1.0, "{off} mm off");
+        assert_eq!(found.unexplained_px, 0);
     }
 
     #[test]

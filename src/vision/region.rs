@@ -545,6 +545,9 @@ pub struct FineInputs<'a> {
     /// neutral: applied before a pixel's colour is judged, so a warm or cool light does not
     /// shift every piece's hue towards another's.
     pub white: [f32; 3],
+    /// Shadow pixels are given the palette's reading too: some piece looks like a shadow of
+    /// this table ([`super::detect::Model::shadow_like`]).
+    pub shadow_colours: bool,
 }
 
 impl CoarsePass {
@@ -650,7 +653,7 @@ pub fn fine_region(
             } else {
                 near.label_near(fp, rect.x + x as i32)
             };
-            let c = if l == Label::Piece {
+            let c = if l == Label::Piece || (l == Label::Shadow && input.shadow_colours) {
                 colours_of(fp, rs)
             } else {
                 PixelColours::default()
