@@ -460,6 +460,21 @@ fn a_black_die_and_canon_read_as_shadows_on_a_grey_table_are_found() {
     assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
 }
 
+/// Bench scene 15 (of 30; tilt 16.9 degrees), first frame: the orange ship carries two brown
+/// chests, and the one by its stern reads as the deck's colour. Its pixels were freed only when
+/// darker than 0.8 of the deck's median level, but the two chests and the deck's shade held
+/// more than half the deck (median 286 against a lit deck at ~480): less than half the chest
+/// was freed, too little to fit, and it was missed in every frame. The deck's own level is now
+/// its lit surface's.
+const LOADED_DECK_SEED: u64 = 15;
+const LOADED_DECK_FRAMES: usize = 1;
+
+#[test]
+fn a_chest_on_a_deck_half_covered_by_loads_is_found() {
+    let summary = scene_of_the_bench(LOADED_DECK_SEED, LOADED_DECK_FRAMES);
+    assert_found_exactly(&summary, &["treasure/chest"]);
+}
+
 /// Bench scene 12 (of 30; tilt 13.3 degrees): the ink die lies beside a tentacle, and its pink
 /// faces are the tentacle's colour. Started from the middle of every pixel of its colours it was
 /// fitted on the tentacle; its black body was then read as the Octo-Canon (frames 2 and 3: the

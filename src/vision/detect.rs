@@ -115,9 +115,12 @@ const SAME_POSE_RAD: f64 = 0.05;
 /// Pieces left unexplained by the final poses are looked at again when they show at least this
 /// many pixels (a treasure's top is ~150).
 const SECOND_LOOK_MIN_PX: usize = 150;
-/// A deck's pixels darker than this share of its median level (`b + g + r`) may show a load of
+/// A deck's pixels darker than this share of its lit level (`b + g + r`) may show a load of
 /// the deck's own hue (see [`Detector::deck_loads`]).
 const DECK_LOAD_DARKER: f32 = 0.8;
+/// The deck's own level is this quantile of its pixels' levels: its lit surface, which its
+/// loads may cover more than half of.
+const DECK_LIT_QUANTILE: f64 = 0.9;
 /// The deck's top is taken this much shrunk towards the hull's centre (its rim shows the hull's
 /// shaded side).
 const DECK_TOP_SHRINK: f64 = 0.85;
@@ -648,7 +651,7 @@ impl Detector {
 
     /// Treasures on a ship's deck that share its colour best (a brown chest on an orange deck:
     /// in shade the two are one hue) are marked as the ship's. On each ship's deck, pixels
-    /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its median level) that show
+    /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its lit level) that show
     /// a treasure's colour best are freed and looked at again, fitted at the deck's height;
     /// what no treasure takes goes back to the ship.
     fn deck_loads(
@@ -689,12 +692,12 @@ impl Detector {
             }
             let level = |p: usize| region.bgr[p].iter().sum::<f32>();
             let mut levels: Vec<f32> = deck.iter().map(|&p| level(p)).collect();
-            let mid = levels.len() / 2;
-            let median = *levels.select_nth_unstable_by(mid, f32::total_cmp).1;
+            let lit_at = ((levels.len() - 1) as f64 * DECK_LIT_QUANTILE) as usize;
+            let lit = *levels.select_nth_unstable_by(lit_at, f32::total_cmp).1;
             let freed: Vec<usize> = deck
                 .into_iter()
                 .filter(|&p| {
-                    level(p) < DECK_LOAD_DARKER * median && treasures.contains_any(region.colours[p].best)
+                    level(p) < DECK_LOAD_DARKER * lit && treasures.contains_any(region.colours[p].best)
                 })
                 .collect();
             if freed.len() < MIN_SEED_OWN_PX {
