@@ -6,8 +6,10 @@
 //! accepted, its pixels marked as explained, and the search goes on with what is left. Touching
 //! pieces of different colours separate by colour; touching pieces of one colour (an anchor at
 //! its ship) separate because a model of fixed size cannot cover both, and the remainder seeds
-//! the next piece. Last, every piece is fitted again with the other pieces' pixels neither for
-//! nor against it (a loaded treasure hides part of its ship).
+//! the next piece. A seed no model explains is fitted once more by the pieces that look like a
+//! shadow of the table ([`Model::shadow_like`]), with the shadow pixels of their colour counting
+//! for them. Last, every piece is fitted again with the other pieces' pixels neither for nor
+//! against it (a loaded treasure hides part of its ship).
 //!
 //! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
 
