@@ -419,8 +419,8 @@ pub struct RegionResult {
 }
 
 /// What a weight map depends on besides the region: the model's colours, its table and
-/// shadow weights (as bits), whether it knows what others hold ([`weighs_held`]), and the
-/// window.
+/// shadow weights (as bits), whether it knows what others hold ([`weighs_held`]), whether the
+/// shadow pixels of its colour count for it ([`Detection::on_shadows`]), and the window.
 type MapKey = (u32, u32, u32, bool, bool, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
