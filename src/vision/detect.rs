@@ -13,7 +13,7 @@
 //!
 //! Conventions: table frame, millimetres, radians; region pixels as `region.rs`.
 
-use super::colour::ColourSet;
+use super::colour::{ColourSet, PixelColours};
 use super::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use super::labels::Label;
 use super::raster::{ScoreScratch, WeightMap};
@@ -1578,30 +1578,28 @@ fn weight_map(
             .iter()
             .zip(&region.colours[row.clone()])
             .zip(&explained[row]);
+        // A pixel another piece explains counts neither way; else by how well it shows `colours`:
+        // as its best, merely compatible, or neither.
+        let weigh = |c: &PixelColours, e: u16, colours: ColourSet, [best, compatible, neither]: [f32; 3]| {
+            if e != 0 && Some(e) != own {
+                0.0
+            } else if colours.contains_any(c.best) {
+                best
+            } else if colours.contains_any(c.compatible) {
+                compatible
+            } else {
+                neither
+            }
+        };
         out.extend(pixels.map(|((label, c), &e)| match label {
-            Label::Piece => {
-                if e != 0 && Some(e) != own {
-                    0.0
-                } else if model.colours.contains_any(c.best) {
-                    W_OWN_BEST
-                } else if model.colours.contains_any(c.compatible) {
-                    W_OWN_COMPATIBLE
-                } else {
-                    W_OTHER
-                }
-            }
+            Label::Piece => weigh(c, e, model.colours, [W_OWN_BEST, W_OWN_COMPATIBLE, W_OTHER]),
             Label::Table => model.table_weight,
-            Label::Shadow if shadows_count => {
-                if e != 0 && Some(e) != own {
-                    0.0
-                } else if model.primary.contains_any(c.best) {
-                    W_SHADOW_LIKE_BEST
-                } else if model.primary.contains_any(c.compatible) {
-                    W_SHADOW_LIKE_COMPATIBLE
-                } else {
-                    model.shadow_weight
-                }
-            }
+            Label::Shadow if shadows_count => weigh(
+                c,
+                e,
+                model.primary,
+                [W_SHADOW_LIKE_BEST, W_SHADOW_LIKE_COMPATIBLE, model.shadow_weight],
+            ),
             Label::Shadow => model.shadow_weight,
             Label::Outside => 0.0,
         }));
@@ -2020,7 +2018,7 @@ mod tests {
     /// own dark colour, but for a rim on the +x side read as piece (as a black canon on a grey
     /// table shows, bench scene 5).
     fn canon_read_as_shadow() -> (Region, Model) {
-        use super::super::colour::{Palette, PixelColours, entry_colours};
+        use super::super::colour::{Palette, entry_colours};
         use crate::table::Catalog;
         use opencv::core::Rect;
         let catalog = Catalog::default_catalog();
