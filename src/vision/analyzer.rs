@@ -16,7 +16,7 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, NEUTRAL_CHROMA, Palette, entry_colours};
+use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model};
 use super::labels::Label;
@@ -192,10 +192,7 @@ fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
 /// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
 /// neutral table (a shadow on a coloured table keeps its colour; a black piece does not).
 fn shadow_like(model: &ColourModel, table: &ColourModel) -> bool {
-    let norm = |c: [f32; 3]| c.iter().map(|v| v * v).sum::<f32>().sqrt();
-    norm(table.chroma) < NEUTRAL_CHROMA
-        && norm(model.chroma) < NEUTRAL_CHROMA
-        && model.brightness[1] <= DARK_MAX_BRIGHTNESS
+    table.is_neutral() && model.is_neutral() && model.brightness[1] <= DARK_MAX_BRIGHTNESS
 }
 
 impl Analyzer {

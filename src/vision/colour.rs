@@ -95,7 +95,8 @@ impl ColourModel {
         }
     }
 
-    fn is_neutral(&self) -> bool {
+    /// Its chroma is shorter than [`NEUTRAL_CHROMA`]: grey, white or black.
+    pub fn is_neutral(&self) -> bool {
         norm(self.chroma) < NEUTRAL_CHROMA
     }
 
