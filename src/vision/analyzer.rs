@@ -16,7 +16,7 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, Palette, entry_colours};
+use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model};
 use super::labels::Label;
@@ -57,6 +57,9 @@ pub const LIGHTING_CHANGED_CAST: f32 = 1.06;
 pub const BODY_STANDS_OUT_RATIO: f32 = 1.5;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
+/// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
+/// a paler shade of it (see [`paler_table`]): light wood is a washed-out gold to within ~0.01.
+const PALER_TABLE_MAX_OFF: f32 = 0.025;
 /// Confidence of a fit from its quality (gain per silhouette pixel): `quality / this`, capped.
 const CONFIDENT_QUALITY: f64 = 0.75;
 /// Lowest confidence reported for an accepted piece.
@@ -189,6 +192,21 @@ fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
     d < 0.05 && model.brightness[0] > 0.5
 }
 
+/// Whether the table's colour is a paler shade of a chromatic piece colour (light wood and a
+/// gold bar): its chroma lies along the piece's, shorter, within [`PALER_TABLE_MAX_OFF`].
+fn paler_table(model: &ColourModel, table: &ColourModel) -> bool {
+    if model.is_neutral() || table.is_neutral() {
+        return false;
+    }
+    let mm: f32 = model.chroma.iter().map(|c| c * c).sum();
+    let t = (0..3).map(|c| model.chroma[c] * table.chroma[c]).sum::<f32>() / mm;
+    let off: f32 = (0..3)
+        .map(|c| (table.chroma[c] - t * model.chroma[c]).powi(2))
+        .sum::<f32>()
+        .sqrt();
+    (PALER_MIN..=1.0).contains(&t) && off < PALER_TABLE_MAX_OFF
+}
+
 /// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
 /// neutral table (a shadow on a coloured table keeps its colour; a black piece does not).
 fn shadow_like(model: &ColourModel, table: &ColourModel) -> bool {
@@ -282,9 +300,14 @@ impl Analyzer {
                 Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
                 None => shadow_like(&ColourModel::of_srgb(e.colour), &table_colour),
             };
+            // A taught piece's colours are those it shows on this table, washed-out faces
+            // included.
+            let paler =
+                taught_models.is_none() && paler_table(&ColourModel::of_srgb(e.colour), &table_colour);
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
-                .with_shadow_like(dark);
+                .with_shadow_like(dark)
+                .with_paler_table(paler);
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
             }
@@ -913,6 +936,31 @@ mod tests {
             &ColourModel::of_srgb(Srgb([0x5A, 0x2E, 0x1C])),
             &grey
         ));
+    }
+
+    #[test]
+    fn light_wood_is_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
+        let table = |bgr: [f32; 3]| ColourModel {
+            chroma: super::super::colour::chroma_of(bgr),
+            chroma_sigma: 0.0,
+            brightness: [0.9, 1.1],
+            lightness: None,
+        };
+        // Table medians read off bench scenes: light wood (scene 1), mid-grey, dark warm wood.
+        let light_wood = table([92.0, 146.0, 177.0]);
+        let grey = table([131.0, 127.0, 132.0]);
+        let dark_wood = table([36.0, 61.0, 94.0]);
+        let gold = ColourModel::of_srgb(Srgb([0xC9, 0x96, 0x2B]));
+        let goblet = ColourModel::of_srgb(Srgb([0xF2, 0xC2, 0x30]));
+        let green = ColourModel::of_srgb(Srgb([0x2E, 0x8B, 0x3A]));
+        let captain = ColourModel::of_srgb(Srgb([0xF2, 0xEF, 0xE6]));
+        assert!(paler_table(&gold, &light_wood) && paler_table(&goblet, &light_wood));
+        assert!(!paler_table(&green, &light_wood) && !paler_table(&captain, &light_wood));
+        for m in [&gold, &goblet, &green, &captain] {
+            assert!(!paler_table(m, &grey), "{m:?}");
+        }
+        // Dark wood is redder than gold, not a paler gold.
+        assert!(!paler_table(&gold, &dark_wood));
     }
 
     fn scene(

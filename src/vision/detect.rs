@@ -54,11 +54,19 @@ const MIN_SEED_OWN_PX: usize = 12;
 pub const MIN_QUALITY: f64 = 0.3;
 /// ...for a piece whose main colour looks like the table (only its other colour stands out)...
 pub const MIN_QUALITY_TABLE_LIKE: f64 = 0.06;
+/// ...for a piece of the table's hue, richer than it (gold on light wood: its lit faces wash
+/// out towards the table's colour, its shaded faces darken towards it)...
+pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 /// ...and for a piece seen mostly inside pieces already found (a treasure on a deck must fit
 /// its own shape well, the rest of a ship's pixels do not).
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
+/// A seed with more than this share of its pixels inside pieces found already holds a piece of
+/// the table's hue (see [`Model::paler_table`]) to [`MIN_QUALITY`]: along a piece's edge, blends
+/// of its colour with the table's look like it (a green hull's shaded side on light wood reads
+/// as gold).
+const NEAR_PIECES_SHARE: f64 = 0.25;
 /// A footprint whose principal second moments differ by less than this ratio is turned through
 /// evenly spaced start angles rather than from the pixels' orientation.
 const ISOTROPY_RATIO: f64 = 1.35;
@@ -186,6 +194,9 @@ pub struct Model {
     /// Its main colour looks like the table: bare table counts less against it, and less of
     /// its footprint need show.
     pub table_like: bool,
+    /// The table is a paler shade of its main colour (gold on light wood): a fit explaining
+    /// less of its silhouette is accepted, clear of other pieces.
+    pub paler_table: bool,
     /// How much bare table under the silhouette counts against a fit.
     pub table_weight: f32,
     /// Weight of a shadow pixel under its silhouette.
@@ -248,6 +259,7 @@ impl Model {
             isotropic: m.ratio() < ISOTROPY_RATIO,
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_like,
+            paler_table: false,
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
             shadow_like: false,
@@ -284,6 +296,16 @@ impl Model {
     /// Marks the piece as looking like a shadow of the table (see [`Model::shadow_like`]).
     pub fn with_shadow_like(mut self, on: bool) -> Self {
         self.shadow_like = on;
+        self
+    }
+
+    /// Marks the table as a paler shade of the piece's main colour: a fit explaining less of
+    /// its silhouette is accepted (its washed-out faces look like the table).
+    pub fn with_paler_table(mut self, on: bool) -> Self {
+        if on && !self.table_like && !self.seen_by_top {
+            self.paler_table = true;
+            self.min_quality = MIN_QUALITY_PALER_TABLE;
+        }
         self
     }
 
@@ -392,6 +414,9 @@ pub struct Detector {
     scratch: ScoreScratch,
     /// Seeds are being fitted again with shadow pixels counting for shadow-like pieces.
     on_shadows: bool,
+    /// The seed being fitted lies partly inside pieces found already (see
+    /// [`NEAR_PIECES_SHARE`]).
+    near_pieces: bool,
     /// Models not tried in the current call (see [`Detector::detect_excluding`]).
     excluded: Vec<bool>,
     /// Pieces kept from an earlier look at the region (see [`Detector::detect_around`]): their
@@ -604,6 +629,7 @@ impl Detector {
             } else {
                 0.0
             };
+            self.near_pieces = inside as f64 > NEAR_PIECES_SHARE * seed.len() as f64;
             self.decks = detections
                 .iter()
                 .chain(&self.kept)
@@ -1002,6 +1028,17 @@ impl Detector {
         fit_pose(&model.solid, &map, view, centre, angles, 0.0, &mut self.scratch)
     }
 
+    /// The least quality a fit of `model` needs on the current seed, with the seed's floor
+    /// `quality_floor` (see [`floor_for`]).
+    fn quality_needed(&self, model: &Model, quality_floor: f64) -> f64 {
+        let near = if self.near_pieces && model.paler_table {
+            MIN_QUALITY
+        } else {
+            0.0
+        };
+        model.min_quality.max(floor_for(model, quality_floor)).max(near)
+    }
+
     /// The model that explains most of a seed, fitted; `None` when no model explains enough.
     fn best_fit(
         &mut self,
@@ -1144,7 +1181,7 @@ impl Detector {
                     Precision::COMPARE,
                     &mut self.scratch,
                 )
-                .filter(|f| f.quality() >= model.min_quality.max(floor_for(model, quality_floor)))
+                .filter(|f| f.quality() >= self.quality_needed(model, quality_floor))
                 .unwrap_or(fit),
                 _ => fit,
             };
@@ -1223,7 +1260,7 @@ impl Detector {
         // goblet either side of the goblet fitted between them): the centre of its pixels
         // lies on neither. A fit failing there starts again on the seed's largest patch of
         // the model's colours, when the seed shows more of them than one silhouette holds.
-        let floor_q = model.min_quality.max(floor_for(model, quality_floor));
+        let floor_q = self.quality_needed(model, quality_floor);
         let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px {
             largest_seed_patch(region, model.colours, explained, seed)
                 .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
@@ -1286,7 +1323,7 @@ impl Detector {
         } else {
             fit
         };
-        if fit.quality() < model.min_quality.max(floor_for(model, quality_floor)) || fit.gain < MIN_GAIN_PX {
+        if fit.quality() < self.quality_needed(model, quality_floor) || fit.gain < MIN_GAIN_PX {
             return None;
         }
         if model.kind != PieceKind::Treasure
