@@ -183,6 +183,16 @@ pub struct Analyzer {
     threads: usize,
 }
 
+/// The colour model of a table whose median pixel is `bgr`, to know which pieces look like it.
+fn table_model(bgr: [f32; 3]) -> ColourModel {
+    ColourModel {
+        chroma: super::colour::chroma_of(bgr),
+        chroma_sigma: 0.0,
+        brightness: [0.9, 1.1],
+        lightness: None,
+    }
+}
+
 /// Whether a colour looks like the table (so bare table under a piece tells little).
 fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
     let d: f32 = (0..3)
@@ -268,12 +278,7 @@ impl Analyzer {
 
         // The table's own colour, to know which pieces look like it.
         let table_bgr = median_bgr(reference, &rect.fine_valid)?;
-        let table_colour = ColourModel {
-            chroma: super::colour::chroma_of(table_bgr),
-            chroma_sigma: 0.0,
-            brightness: [0.9, 1.1],
-            lightness: None,
-        };
+        let table_colour = table_model(table_bgr);
         let mut palette = Palette {
             white_sum: profile
                 .white_bgr
@@ -914,15 +919,9 @@ mod tests {
 
     #[test]
     fn a_black_piece_looks_like_a_shadow_on_a_grey_table_only() {
-        let table = |bgr: [f32; 3]| ColourModel {
-            chroma: super::super::colour::chroma_of(bgr),
-            chroma_sigma: 0.0,
-            brightness: [0.9, 1.1],
-            lightness: None,
-        };
         // Table medians read off bench scenes: mid-grey, warm wood.
-        let grey = table([131.0, 127.0, 132.0]);
-        let wood = table([36.0, 61.0, 94.0]);
+        let grey = table_model([131.0, 127.0, 132.0]);
+        let wood = table_model([36.0, 61.0, 94.0]);
         let canon = ColourModel::of_srgb(Srgb([0x2A, 0x2A, 0x2A]));
         let die = ColourModel::of_srgb(Srgb([0x1C, 0x1C, 0x1C]));
         assert!(shadow_like(&canon, &grey) && shadow_like(&die, &grey));
@@ -940,16 +939,10 @@ mod tests {
 
     #[test]
     fn light_wood_is_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
-        let table = |bgr: [f32; 3]| ColourModel {
-            chroma: super::super::colour::chroma_of(bgr),
-            chroma_sigma: 0.0,
-            brightness: [0.9, 1.1],
-            lightness: None,
-        };
         // Table medians read off bench scenes: light wood (scene 1), mid-grey, dark warm wood.
-        let light_wood = table([92.0, 146.0, 177.0]);
-        let grey = table([131.0, 127.0, 132.0]);
-        let dark_wood = table([36.0, 61.0, 94.0]);
+        let light_wood = table_model([92.0, 146.0, 177.0]);
+        let grey = table_model([131.0, 127.0, 132.0]);
+        let dark_wood = table_model([36.0, 61.0, 94.0]);
         let gold = ColourModel::of_srgb(Srgb([0xC9, 0x96, 0x2B]));
         let goblet = ColourModel::of_srgb(Srgb([0xF2, 0xC2, 0x30]));
         let green = ColourModel::of_srgb(Srgb([0x2E, 0x8B, 0x3A]));
