@@ -476,6 +476,50 @@ fn gold_bars_and_goblets_on_light_wood_are_found() {
     assert_none_extra_and_missed_at_most(&summary, "treasure/goblet", 2);
 }
 
+/// Bench scene 19 (of 30; tilt 21.7 degrees): the island's sand is light wood's hue and only a
+/// little lighter, so half its pixels read as bare table and its fit explained 0.07 of its
+/// silhouette or less. The island was missed in all 3 frames, its palm read as the green anchor
+/// (the real one dropped: the box holds one) and the sand as gold and goblets. Such a piece,
+/// when its second colour stands out, is weighed as one like the table.
+const SAND_ON_WOOD_SEED: u64 = 19;
+const SAND_ON_WOOD_FRAMES: usize = 3;
+
+#[test]
+fn the_island_whose_sand_is_the_tables_hue_is_found() {
+    let summary = scene_of_the_bench(SAND_ON_WOOD_SEED, SAND_ON_WOOD_FRAMES);
+    assert_found_exactly(&summary, &["island", "anchor", "treasure/goblet"]);
+    // A gold bar on the wood, of its hue, is still missed in 2 frames; none is read on the sand.
+    assert_none_extra_and_missed_at_most(&summary, "treasure/gold", 2);
+}
+
+/// Bench scene 15 (of 30; tilt 16.9 degrees), first frame: on wood of the sand's hue the island,
+/// weighed as the table, fitted the green ship and its anchor (its palm's colour) with table
+/// around them, and the anchor was missed. It must show its sand over a quarter of itself.
+const ISLAND_OVER_SHIP_SEED: u64 = 15;
+const ISLAND_OVER_SHIP_FRAMES: usize = 1;
+
+#[test]
+fn the_island_is_not_laid_over_a_green_ship_and_its_anchor() {
+    let summary = scene_of_the_bench(ISLAND_OVER_SHIP_SEED, ISLAND_OVER_SHIP_FRAMES);
+    assert_none_extra_and_missed_at_most(&summary, "island", 0);
+    // The orange anchor at its ship's bow is missed with or without the island.
+    assert_none_extra_and_missed_at_most(&summary, "anchor", 1);
+}
+
+/// Bench scene 29 (of 30; tilt 33.8 degrees), last frame: the octopus head lies among its
+/// tentacles, and the centre of all their pink pixels lay between head and tentacles. Started
+/// there, the head settled half on the tentacles, and the head itself was read as the pink
+/// pirate ship. A round piece whose seed holds more than its own is also started at the seed's
+/// deepest point.
+const HEAD_AMONG_TENTACLES_SEED: u64 = 29;
+const HEAD_AMONG_TENTACLES_FRAMES: usize = 3;
+
+#[test]
+fn the_octopus_head_among_its_tentacles_is_found_where_its_disc_is() {
+    let summary = scene_of_the_bench(HEAD_AMONG_TENTACLES_SEED, HEAD_AMONG_TENTACLES_FRAMES);
+    assert_found_exactly(&summary, &["octopus_head"]);
+}
+
 /// Bench scene 15 (of 30; tilt 16.9 degrees), first frame: the orange ship carries two brown
 /// chests, and the one by its stern reads as the deck's colour. Its pixels were freed only when
 /// darker than 0.8 of the deck's median level, but the two chests and the deck's shade held

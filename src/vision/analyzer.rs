@@ -55,6 +55,9 @@ pub const LIGHTING_CHANGED_CAST: f32 = 1.06;
 /// paper) stands out from it even where its colour looks like the table's (a white captain on a
 /// grey table): such a piece may be placed by its body when its top does not show.
 pub const BODY_STANDS_OUT_RATIO: f32 = 1.5;
+/// A piece colour this close to the table's chroma looks like the table (see [`table_like`],
+/// [`lighter_of_table_hue`]).
+const TABLE_LIKE_CHROMA: f32 = 0.05;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
 /// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
@@ -195,11 +198,26 @@ fn table_model(bgr: [f32; 3]) -> ColourModel {
 
 /// Whether a colour looks like the table (so bare table under a piece tells little).
 fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
-    let d: f32 = (0..3)
-        .map(|c| (model.chroma[c] - table.chroma[c]).powi(2))
+    chroma_distance(model, table) < TABLE_LIKE_CHROMA && model.brightness[0] > 0.5
+}
+
+/// Whether a chromatic piece colour is the table's hue, and lighter than it (the island's sand
+/// on light wood): its silhouette's pixels differ from the table's by less than a grain's
+/// noise, so many read as bare table. Lightness as in [`body_stands_out`].
+fn lighter_of_table_hue(colour: Srgb, table: &ColourModel, table_bgr: [f32; 3], white_sum: f32) -> bool {
+    let model = ColourModel::of_srgb(colour);
+    let piece_lightness = colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0);
+    let table_lightness = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum;
+    !model.is_neutral()
+        && chroma_distance(&model, table) < TABLE_LIKE_CHROMA
+        && piece_lightness >= table_lightness
+}
+
+fn chroma_distance(a: &ColourModel, b: &ColourModel) -> f32 {
+    (0..3)
+        .map(|c| (a.chroma[c] - b.chroma[c]).powi(2))
         .sum::<f32>()
-        .sqrt();
-    d < 0.05 && model.brightness[0] > 0.5
+        .sqrt()
 }
 
 /// Whether the table's colour is a paler shade of a chromatic piece colour (light wood and a
@@ -301,6 +319,10 @@ impl Analyzer {
                 && palette
                     .white_sum
                     .is_some_and(|w| body_stands_out(e.colour, table_bgr, w));
+            let table_hue = taught_models.is_none()
+                && palette
+                    .white_sum
+                    .is_some_and(|w| lighter_of_table_hue(e.colour, &table_colour, table_bgr, w));
             let dark = match taught_models {
                 Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
                 None => shadow_like(&ColourModel::of_srgb(e.colour), &table_colour),
@@ -312,6 +334,7 @@ impl Analyzer {
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
                 .with_shadow_like(dark)
+                .with_table_hue(table_hue)
                 .with_paler_table(paler);
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
@@ -954,6 +977,33 @@ mod tests {
         }
         // Dark wood is redder than gold, not a paler gold.
         assert!(!paler_table(&gold, &dark_wood));
+    }
+
+    #[test]
+    fn the_islands_sand_is_of_light_woods_hue_and_lighter_but_no_gold_is() {
+        // Light wood as bench scene 19's reference shows it, white paper reading 240 a channel.
+        let wood_bgr = [131.0, 156.0, 189.0];
+        let wood = table_model(wood_bgr);
+        let white_sum = 720.0;
+        let sand = Srgb([0xE8, 0xC9, 0x8A]);
+        assert!(lighter_of_table_hue(sand, &wood, wood_bgr, white_sum));
+        // Gold is far richer than the wood; the captain's white has no hue.
+        for other in [Srgb([0xC9, 0x96, 0x2B]), Srgb([0xF2, 0xEF, 0xE6])] {
+            assert!(
+                !lighter_of_table_hue(other, &wood, wood_bgr, white_sum),
+                "{other:?}"
+            );
+        }
+        // The same wood under brighter light than the paper's: the sand is no lighter.
+        assert!(!lighter_of_table_hue(sand, &wood, wood_bgr, 600.0));
+        // Sand on grey is not the table's hue.
+        let grey_bgr = [131.0, 127.0, 132.0];
+        assert!(!lighter_of_table_hue(
+            sand,
+            &table_model(grey_bgr),
+            grey_bgr,
+            white_sum
+        ));
     }
 
     fn scene(

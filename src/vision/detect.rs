@@ -62,6 +62,11 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
+/// A piece of the table's hue, lighter than it (see [`Model::table_hue`]), must show its main
+/// colour over this share of its silhouette: its second colour and the table's, weighed
+/// lightly, would otherwise let it cover a piece of its second colour (the island over a green
+/// anchor, its palm's colour).
+const TABLE_HUE_MIN_MAIN_SHARE: f64 = 0.25;
 /// A seed with more than this share of its pixels inside pieces found already holds a piece of
 /// the table's hue (see [`Model::paler_table`]) to [`MIN_QUALITY`]: along a piece's edge, blends
 /// of its colour with the table's look like it (a green hull's shaded side on light wood reads
@@ -79,6 +84,11 @@ const ISOTROPIC_STARTS: usize = 6;
 /// A two-coloured piece's second start (on its main colour) is tried when it lies at least this
 /// far from the first.
 const SECOND_START_MIN_MM: f64 = 3.0;
+/// A round or near-isotropic piece whose seed shows more of its colours than this many of its
+/// footprints is also started at the seed's deepest point (see [`deepest_pixel`]): the seed
+/// holds other pieces too (the octopus's head with its tentacles around it), and the centre of
+/// all their pixels may lie between them, where the fit settles half on the head.
+const SEED_OF_MANY_FOOTPRINTS: f64 = 1.5;
 /// Turns (radians) from which a hull among other pieces is refitted once they are found.
 const HULL_RETRY_TURNS: [f64; 5] = [
     0.0,
@@ -197,6 +207,9 @@ pub struct Model {
     /// The table is a paler shade of its main colour (gold on light wood): a fit explaining
     /// less of its silhouette is accepted, clear of other pieces.
     pub paler_table: bool,
+    /// Its main colour is the table's hue, lighter (see [`Model::with_table_hue`]): a fit must
+    /// show that colour over [`TABLE_HUE_MIN_MAIN_SHARE`] of its silhouette.
+    pub table_hue: bool,
     /// How much bare table under the silhouette counts against a fit.
     pub table_weight: f32,
     /// Weight of a shadow pixel under its silhouette.
@@ -260,6 +273,7 @@ impl Model {
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_like,
             paler_table: false,
+            table_hue: false,
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
             shadow_like: false,
@@ -296,6 +310,20 @@ impl Model {
     /// Marks the piece as looking like a shadow of the table (see [`Model::shadow_like`]).
     pub fn with_shadow_like(mut self, on: bool) -> Self {
         self.shadow_like = on;
+        self
+    }
+
+    /// Marks the piece as of the table's hue and lighter than it (the island's sand on light
+    /// wood): bare table under it counts as little, and as little of it need show, as for a
+    /// table-like piece, when its second colour stands out (the palm; a one-coloured piece so
+    /// weighed fits the table's grain); unlike a white captain it is not placed by its top.
+    pub fn with_table_hue(mut self, on: bool) -> Self {
+        if on && !self.table_like && self.secondary.0 != 0 {
+            self.table_like = true;
+            self.table_hue = true;
+            self.table_weight = W_TABLE_LIKE;
+            self.min_quality = MIN_QUALITY_TABLE_LIKE;
+        }
         self
     }
 
@@ -1242,8 +1270,16 @@ impl Detector {
             .then(|| largest_patch_centre_of(region, model.primary, explained, win))
             .flatten()
             .filter(|b| b.distance(centre) > SECOND_START_MIN_MM);
+        let px_area = region.mm_per_px * region.mm_per_px;
+        let deep = ((model.round || model.isotropic)
+            && own.len() as f64 * px_area > SEED_OF_MANY_FOOTPRINTS * model.footprint_area_mm2)
+            .then(|| deepest_pixel(region.width, own))
+            .flatten()
+            .map(|p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
+            .filter(|d| d.distance(centre) > SECOND_START_MIN_MM);
         let fit = std::iter::once(centre)
             .chain(body)
+            .chain(deep)
             .filter_map(|c| {
                 fit_pose(
                     &model.solid,
@@ -1324,6 +1360,9 @@ impl Detector {
             fit
         };
         if fit.quality() < self.quality_needed(model, quality_floor) || fit.gain < MIN_GAIN_PX {
+            return None;
+        }
+        if model.table_hue && main_colour_share(region, model, explained, &fit) < TABLE_HUE_MIN_MAIN_SHARE {
             return None;
         }
         if model.kind != PieceKind::Treasure
@@ -1515,6 +1554,71 @@ fn largest_patch(region: &Region, pixels: &[usize], explained: &[u16]) -> Option
             .map(|&p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
             .collect(),
     )
+}
+
+/// The pixel of `pixels` (indices into an image `width` wide) farthest from any pixel not among
+/// them, by the 3-4 chamfer distance (within 8 % of the Euclidean one); the first such in row
+/// order on a tie. The centre of the largest disc a seed holds: where a round piece among
+/// others stands.
+fn deepest_pixel(width: usize, pixels: &[usize]) -> Option<usize> {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for &p in pixels {
+        let (i, j) = (p % width, p / width);
+        (x0, y0, x1, y1) = (x0.min(i), y0.min(j), x1.max(i), y1.max(j));
+    }
+    if pixels.is_empty() || width == 0 {
+        return None;
+    }
+    // One pixel of margin all round, never a member, so no neighbour lookup leaves the grid.
+    let (w, h) = (x1 - x0 + 3, y1 - y0 + 3);
+    let mut d = vec![0u32; w * h];
+    for &p in pixels {
+        d[(p / width - y0 + 1) * w + (p % width - x0 + 1)] = u32::MAX / 2;
+    }
+    for j in 1..h - 1 {
+        for i in 1..w - 1 {
+            let k = j * w + i;
+            if d[k] != 0 {
+                let n = (d[k - 1] + 3)
+                    .min(d[k - w] + 3)
+                    .min(d[k - w - 1] + 4)
+                    .min(d[k - w + 1] + 4);
+                d[k] = d[k].min(n);
+            }
+        }
+    }
+    let mut best: Option<(u32, usize)> = None;
+    for j in (1..h - 1).rev() {
+        for i in (1..w - 1).rev() {
+            let k = j * w + i;
+            if d[k] != 0 {
+                let n = (d[k + 1] + 3)
+                    .min(d[k + w] + 3)
+                    .min(d[k + w + 1] + 4)
+                    .min(d[k + w - 1] + 4);
+                d[k] = d[k].min(n);
+                if best.is_none_or(|(b, _)| d[k] >= b) {
+                    best = Some((d[k], k));
+                }
+            }
+        }
+    }
+    best.map(|(_, k)| (k / w - 1 + y0) * width + (k % w - 1 + x0))
+}
+
+/// The share of a fit's silhouette (of its area) whose unexplained pixels show the model's main
+/// colour.
+fn main_colour_share(region: &Region, model: &Model, explained: &[u16], fit: &Fit) -> f64 {
+    let mut n = 0usize;
+    for_each_inside(region, &fit.silhouette.polygons, |p| {
+        if explained[p] == 0
+            && region.labels[p] == Label::Piece
+            && model.primary.contains_any(region.colours[p].compatible)
+        {
+            n += 1;
+        }
+    });
+    n as f64 / fit.area_px.max(1.0)
 }
 
 /// The mean of some points (the origin for none).
@@ -2136,6 +2240,89 @@ mod tests {
         // Nearly as many, fitting about as well: the pixels decide.
         let (a, b) = (fit(2000.0, 2500.0), fit(1900.0, 2200.0));
         assert!(beats(&a, &b) && !beats(&b, &a));
+    }
+
+    /// The deepest pixel's Euclidean depth by brute force.
+    fn deepest_by_brute_force(width: usize, height: usize, pixels: &[usize]) -> f64 {
+        pixels
+            .iter()
+            .map(|&p| euclidean_depth(width, height, pixels, p))
+            .fold(0.0, f64::max)
+    }
+
+    /// Euclidean distance from `at` to the nearest pixel outside the set (the image's border
+    /// counts as outside).
+    fn euclidean_depth(width: usize, height: usize, pixels: &[usize], at: usize) -> f64 {
+        let member: std::collections::HashSet<usize> = pixels.iter().copied().collect();
+        let (x, y) = ((at % width) as f64, (at / width) as f64);
+        let mut best = f64::INFINITY;
+        for j in -1..=height as i64 {
+            for i in -1..=width as i64 {
+                let inside = i >= 0 && j >= 0 && (i as usize) < width && (j as usize) < height;
+                if !inside || !member.contains(&(j as usize * width + i as usize)) {
+                    best = best.min(((i as f64 - x).powi(2) + (j as f64 - y).powi(2)).sqrt());
+                }
+            }
+        }
+        best
+    }
+
+    /// Pixels of a `width` x `height` image inside any of the discs `(x, y, r)`.
+    fn discs(width: usize, height: usize, discs: &[(f64, f64, f64)]) -> Vec<usize> {
+        (0..width * height)
+            .filter(|&p| {
+                let (x, y) = ((p % width) as f64, (p / width) as f64);
+                discs
+                    .iter()
+                    .any(|&(cx, cy, r)| (x - cx).powi(2) + (y - cy).powi(2) <= r * r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_deepest_pixel_of_a_head_among_tentacles_is_the_heads_centre() {
+        // A disc of radius 12 at (20, 20) with two bands touching it, as wide as 8 pixels and
+        // far longer: the centre of all the pixels lies off the disc's, the deepest does not.
+        let (w, h) = (80, 40);
+        let mut pixels = discs(w, h, &[(20.0, 20.0, 12.0)]);
+        pixels.extend((0..w * h).filter(|&p| {
+            let (x, y) = (p % w, p / w);
+            (30..78).contains(&x) && ((4..12).contains(&y) || (28..36).contains(&y))
+        }));
+        pixels.sort_unstable();
+        pixels.dedup();
+        let deep = deepest_pixel(w, &pixels).unwrap();
+        let (x, y) = ((deep % w) as f64, (deep / w) as f64);
+        assert!((x - 20.0).hypot(y - 20.0) <= 1.5, "deepest at ({x}, {y})");
+        let mean_x = pixels.iter().map(|&p| (p % w) as f64).sum::<f64>() / pixels.len() as f64;
+        assert!(
+            mean_x > 32.0,
+            "the pixels' centre lies on the disc after all: x {mean_x}"
+        );
+    }
+
+    #[test]
+    fn no_pixels_have_no_deepest() {
+        assert_eq!(deepest_pixel(10, &[]), None);
+        assert_eq!(deepest_pixel(10, &[13]), Some(13));
+    }
+
+    proptest::proptest! {
+        /// The chamfer distance's deepest pixel is as deep, by the Euclidean distance, as the
+        /// deepest pixel found by brute force, to within the chamfer's 8 % and a pixel.
+        #[test]
+        fn the_deepest_pixel_is_as_deep_as_the_brute_forces(
+            blobs in proptest::collection::vec((2.0f64..38.0, 2.0f64..28.0, 1.0f64..10.0), 1..5)
+        ) {
+            let (w, h) = (40, 30);
+            let pixels = discs(w, h, &blobs);
+            proptest::prop_assume!(!pixels.is_empty());
+            let deep = deepest_pixel(w, &pixels).unwrap();
+            proptest::prop_assert!(pixels.contains(&deep));
+            let best = deepest_by_brute_force(w, h, &pixels);
+            let got = euclidean_depth(w, h, &pixels, deep);
+            proptest::prop_assert!(got >= best * 0.92 - 1.0, "depth {} against {}", got, best);
+        }
     }
 
     fn square(x0: f64, y0: f64, side: f64) -> PolygonMm {
