@@ -510,14 +510,17 @@ fn the_island_is_not_laid_over_a_green_ship_and_its_anchor() {
 /// tentacles, and the centre of all their pink pixels lay between head and tentacles. Started
 /// there, the head settled half on the tentacles, and the head itself was read as the pink
 /// pirate ship. A round piece whose seed holds more than its own is also started at the seed's
-/// deepest point.
+/// deepest point. Found so, the head left two tentacles side by side, and the pirate ship laid
+/// across both explained more pixels than either (3214 at quality 0.89 against 2680 at 0.98):
+/// kept over the real pirate ship (the box holds one), it cost both tentacles and the ship. A
+/// contender that fits clearly better is now weighed with the piece it leaves.
 const HEAD_AMONG_TENTACLES_SEED: u64 = 29;
 const HEAD_AMONG_TENTACLES_FRAMES: usize = 3;
 
 #[test]
-fn the_octopus_head_among_its_tentacles_is_found_where_its_disc_is() {
+fn the_octopus_head_and_its_tentacles_are_found_where_they_lie() {
     let summary = scene_of_the_bench(HEAD_AMONG_TENTACLES_SEED, HEAD_AMONG_TENTACLES_FRAMES);
-    assert_found_exactly(&summary, &["octopus_head"]);
+    assert_found_exactly(&summary, &["octopus_head", "tentacle", "pirate_ship"]);
 }
 
 /// Bench scene 15 (of 30; tilt 16.9 degrees), first frame: the orange ship carries two brown

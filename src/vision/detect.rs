@@ -147,6 +147,14 @@ const DECK_TOP_SHRINK: f64 = 0.85;
 /// A treasure with more than this share of its footprint inside a piece no treasure rides on
 /// is not there (see [`drop_treasures_inside_pieces`]).
 const MAX_SHARE_INSIDE_PIECE: f64 = 0.5;
+/// A contender this much better fitting (quality) than a seed's winner is weighed with what
+/// it leaves (see [`Detector::look_ahead`]).
+const LOOK_AHEAD_QUALITY: f64 = 0.05;
+/// ...counting what it leaves only where a piece fits that well: a fragment a lowered floor lets
+/// through (an anchor laid again on what a first one left of a chest) is no piece.
+const LOOK_AHEAD_REST_QUALITY: f64 = 0.7;
+/// The mark of pixels a contender explains while [`Detector::look_ahead`] weighs it.
+const LOOKED_AHEAD: u16 = u16::MAX - 1;
 /// See [`beats`].
 const CLOSE_GAIN_SHARE: f64 = 0.9;
 const CLEARLY_BETTER_QUALITY: f64 = 0.25;
@@ -445,6 +453,8 @@ pub struct Detector {
     /// The seed being fitted lies partly inside pieces found already (see
     /// [`NEAR_PIECES_SHARE`]).
     near_pieces: bool,
+    /// A best fit is weighing what a contender would leave (see [`Detector::look_ahead`]).
+    looking_ahead: bool,
     /// Models not tried in the current call (see [`Detector::detect_excluding`]).
     excluded: Vec<bool>,
     /// Pieces kept from an earlier look at the region (see [`Detector::detect_around`]): their
@@ -1192,7 +1202,7 @@ impl Detector {
         // Models within reach of the best are compared refined: a piece that fits only at the
         // right turn (an anchor's outline) loses, unturned, to a plainer one of a like colour
         // (a chest) that fits badly anywhere.
-        let mut best: Option<(usize, Fit, MapKey)> = None;
+        let mut contest: Vec<(usize, Fit, MapKey)> = Vec::new();
         // Sorted by gain, so the first one out of reach ends the contest.
         for (rank, (mi, fit, key)) in candidates.into_iter().enumerate() {
             if rank >= CONTENDERS || fit.gain < CONTENDER_SHARE * top_gain {
@@ -1213,11 +1223,25 @@ impl Detector {
                 .unwrap_or(fit),
                 _ => fit,
             };
-            if best.as_ref().is_none_or(|b| beats(&fit, &b.1)) {
-                best = Some((mi, fit, key));
+            contest.push((mi, fit, key));
+        }
+        let mut chosen = 0;
+        for k in 1..contest.len() {
+            if beats(&contest[k].1, &contest[chosen].1) {
+                chosen = k;
             }
         }
-        let (mi, fit, key) = best?;
+        let chosen = self.look_ahead(
+            region,
+            models,
+            view,
+            explained,
+            seed,
+            quality_floor,
+            &contest,
+            chosen,
+        );
+        let (mi, fit, key) = contest.into_iter().nth(chosen)?;
         let model = &models[mi];
         if model.seen_by_top {
             return Some((mi, fit));
@@ -1235,6 +1259,69 @@ impl Detector {
             )
         });
         Some((mi, refined.unwrap_or(fit)))
+    }
+
+    /// Which of a seed's `contest`ants (refined fits of different models) to take, `chosen`
+    /// having won it: a contender that fits clearly better ([`LOOK_AHEAD_QUALITY`]) is taken
+    /// instead when it and the best fit of what it leaves of the seed explain more than the
+    /// winner and the best fit of what the winner leaves (each counted when it fits well:
+    /// [`LOOK_AHEAD_REST_QUALITY`]). A larger piece laid across two
+    /// smaller ones explains more than either (the pink pirate ship across two tentacles), but
+    /// not more than both.
+    #[allow(clippy::too_many_arguments)]
+    fn look_ahead(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        explained: &[u16],
+        seed: &[usize],
+        quality_floor: f64,
+        contest: &[(usize, Fit, MapKey)],
+        chosen: usize,
+    ) -> usize {
+        let Some((winner_model, winner, _)) = contest.get(chosen) else {
+            return chosen;
+        };
+        let rivals: Vec<usize> = (0..contest.len())
+            .filter(|&k| {
+                contest[k].0 != *winner_model
+                    && contest[k].1.quality() >= winner.quality() + LOOK_AHEAD_QUALITY
+            })
+            .collect();
+        if self.looking_ahead || rivals.is_empty() {
+            return chosen;
+        }
+        self.looking_ahead = true;
+        let with_rest = |k: usize, this: &mut Self| {
+            let (mi, fit, _) = &contest[k];
+            let mut left = explained.to_vec();
+            mark_explained(
+                region,
+                &models[*mi],
+                &fit.silhouette,
+                &mut left,
+                LOOKED_AHEAD,
+                false,
+            );
+            let rest = split(region, seed, &left)
+                .into_iter()
+                .max_by_key(|c| c.len())
+                .and_then(|rest| this.best_fit(region, models, view, &left, &rest, quality_floor));
+            let rest = rest
+                .filter(|(_, f)| f.quality() >= LOOK_AHEAD_REST_QUALITY)
+                .map_or(0.0, |(_, f)| f.gain);
+            fit.gain + rest
+        };
+        let mut best = (chosen, with_rest(chosen, self));
+        for k in rivals {
+            let total = with_rest(k, self);
+            if total > best.1 {
+                best = (k, total);
+            }
+        }
+        self.looking_ahead = false;
+        best.0
     }
 
     /// `model` fitted to a seed on its weight map, as [`Detector::best_fit`] plans it; `None`
