@@ -79,6 +79,9 @@ const ISOTROPY_RATIO: f64 = 1.35;
 /// of the best one's gain are turned to their best angle before one is chosen.
 const CONTENDERS: usize = 3;
 const CONTENDER_SHARE: f64 = 0.75;
+/// Contenders whose fits lie further apart than this (mm) are started again at each other's
+/// centres (see [`Detector::best_fit`]).
+const CROSS_START_MIN_MM: f64 = 6.0;
 /// Evenly spaced start angles per symmetry period for near-isotropic footprints.
 const ISOTROPIC_STARTS: usize = 6;
 /// A two-coloured piece's second start (on its main colour) is tried when it lies at least this
@@ -1088,7 +1091,7 @@ impl Detector {
         quality_floor: f64,
     ) -> Option<(usize, Fit)> {
         let mut maps: HashMap<MapKey, WeightMap> = HashMap::new();
-        let mut candidates: Vec<(usize, Fit, MapKey)> = Vec::new();
+        let mut candidates: Vec<(usize, Fit, MapKey, usize)> = Vec::new();
         let mut plans: Vec<Plan> = Vec::new();
         let (sx0, sy0, sx1, sy1) = bbox(region, seed);
         // Models whose colours the seed shows far less than another model's are not tried.
@@ -1189,12 +1192,62 @@ impl Detector {
                 continue;
             };
             let model = &models[plan.model];
-            let Some(fit) = self.fit_model(region, model, map, view, explained, seed, plan, quality_floor)
-            else {
+            let Some(fit) = self.fit_model(
+                region,
+                model,
+                map,
+                view,
+                explained,
+                seed,
+                plan,
+                quality_floor,
+                None,
+            ) else {
                 continue;
             };
             top_so_far = top_so_far.max(fit.gain);
-            candidates.push((plan.model, fit, plan.map_key));
+            candidates.push((plan.model, fit, plan.map_key, k));
+        }
+        candidates.sort_by_key(|c| c.0);
+        candidates.sort_by(|a, b| b.1.gain.total_cmp(&a.1.gain));
+        let top_gain = candidates.first()?.1.gain;
+        // Contenders that settled apart start again where the others did: a seed holding two
+        // pieces (a tentacle and the die beside it) may centre one model's starts between them,
+        // where it settles short of pixels, while another model found the piece.
+        let contenders = candidates
+            .iter()
+            .take(CONTENDERS)
+            .take_while(|c| c.1.gain >= CONTENDER_SHARE * top_gain)
+            .count();
+        let centres: Vec<PointMm> = candidates[..contenders]
+            .iter()
+            .map(|c| c.1.pose.center_mm)
+            .collect();
+        for (a, centre) in centres.iter().enumerate() {
+            for (b, at) in centres.iter().enumerate() {
+                if a == b || at.distance(*centre) <= CROSS_START_MIN_MM {
+                    continue;
+                }
+                let (mi, _, key, k) = candidates[a];
+                let Some(map) = maps.get(&key) else {
+                    continue;
+                };
+                let model = &models[mi];
+                let again = self.fit_model(
+                    region,
+                    model,
+                    map,
+                    view,
+                    explained,
+                    seed,
+                    &plans[k],
+                    quality_floor,
+                    Some(*at),
+                );
+                if let Some(fit) = again.filter(|f| f.gain > candidates[a].1.gain) {
+                    candidates[a].1 = fit;
+                }
+            }
         }
         candidates.sort_by_key(|c| c.0);
         candidates.sort_by(|a, b| b.1.gain.total_cmp(&a.1.gain));
@@ -1204,7 +1257,7 @@ impl Detector {
         // (a chest) that fits badly anywhere.
         let mut contest: Vec<(usize, Fit, MapKey)> = Vec::new();
         // Sorted by gain, so the first one out of reach ends the contest.
-        for (rank, (mi, fit, key)) in candidates.into_iter().enumerate() {
+        for (rank, (mi, fit, key, _)) in candidates.into_iter().enumerate() {
             if rank >= CONTENDERS || fit.gain < CONTENDER_SHARE * top_gain {
                 break;
             }
@@ -1337,6 +1390,7 @@ impl Detector {
         seed: &[usize],
         plan: &Plan,
         quality_floor: f64,
+        start: Option<PointMm>,
     ) -> Option<Fit> {
         let (own, pts, seed_centre, win) = (&plan.own, &plan.pts, plan.seed_centre, plan.win);
         // A piece may show in several seeds (a captain's hat apart from its base): start
@@ -1364,9 +1418,12 @@ impl Detector {
             .flatten()
             .map(|p| region.px_to_mm((p % region.width) as f64, (p / region.width) as f64))
             .filter(|d| d.distance(centre) > SECOND_START_MIN_MM);
-        let fit = std::iter::once(centre)
-            .chain(body)
-            .chain(deep)
+        let starts: Vec<PointMm> = match start {
+            Some(at) => vec![at],
+            None => std::iter::once(centre).chain(body).chain(deep).collect(),
+        };
+        let fit = starts
+            .into_iter()
             .filter_map(|c| {
                 fit_pose(
                     &model.solid,
