@@ -1318,9 +1318,8 @@ impl Detector {
     /// having won it: a contender that fits clearly better ([`LOOK_AHEAD_QUALITY`]) is taken
     /// instead when it and the best fit of what it leaves of the seed explain more than the
     /// winner and the best fit of what the winner leaves (each counted when it fits well:
-    /// [`LOOK_AHEAD_REST_QUALITY`]). A larger piece laid across two
-    /// smaller ones explains more than either (the pink pirate ship across two tentacles), but
-    /// not more than both.
+    /// [`LOOK_AHEAD_REST_QUALITY`]). A larger piece laid across two smaller ones explains more
+    /// than either (the pink pirate ship across two tentacles), but not more than both.
     #[allow(clippy::too_many_arguments)]
     fn look_ahead(
         &mut self,
@@ -1378,7 +1377,9 @@ impl Detector {
     }
 
     /// `model` fitted to a seed on its weight map, as [`Detector::best_fit`] plans it; `None`
-    /// when no fit is good enough to be a candidate.
+    /// when no fit is good enough to be a candidate. Started from `start` alone when given (where
+    /// another contender settled), else from the centre of its colours' pixels and the other
+    /// starts below.
     #[allow(clippy::too_many_arguments)]
     fn fit_model(
         &mut self,
