@@ -18,7 +18,7 @@
 use super::VisionError;
 use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, entry_colours};
 use super::counter::CounterBand;
-use super::detect::{Detection, Detector, Model};
+use super::detect::{Detection, Detector, Model, die_top};
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
@@ -533,6 +533,7 @@ impl Analyzer {
         let t = Instant::now();
         let mut detector = Detector::default();
         let dropped = within_counts(&mut found, &self.models);
+        self.read_die_tops(&mut found, &regions);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
         again.sort_unstable();
         again.dedup();
@@ -568,6 +569,7 @@ impl Analyzer {
             }));
         }
         within_counts(&mut found, &self.models);
+        self.read_die_tops(&mut found, &regions);
         times.classify_ms += ms(t);
 
         let t = Instant::now();
@@ -729,7 +731,8 @@ struct Found {
 }
 
 /// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
-/// the ones that explain most pixels best; returns the others.
+/// the ones that explain most pixels best, or one of them read as the other model it fitted
+/// nearly as well ([`Detection::runner_up`]); returns the others.
 fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     // Gain times quality: a piece that explains many pixels and fits them well (a ship on the
     // water beats a ship's colour seen on the island's palm).
@@ -738,12 +741,53 @@ fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     order.sort_by(|&a, &b| score(&found[b]).total_cmp(&score(&found[a])));
     let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
     let mut keep = vec![false; found.len()];
-    for i in order {
+    for &i in &order {
         let m = &models[found[i].detection.model];
         let n = used.entry(m.entry).or_insert(0);
         if *n < m.count.max(1) {
             *n += 1;
             keep[i] = true;
+        }
+    }
+    // A piece over its kind's count stays when it, or a kept one of its kind, fitted another
+    // model nearly as well whose count is not reached, and the two so read score more than the
+    // kept one alone: the one whose other reading scores more becomes that model (a black
+    // Octo-Canon first taken for the ink die, the real die found elsewhere with fewer pixels).
+    // Its fit is the comparison pose; a die so made has its top read afterwards
+    // ([`Analyzer::read_die_tops`]).
+    let other_score = |f: &Found| {
+        let (other, fit) = f.detection.runner_up.as_ref()?;
+        let m = &models[*other];
+        Some((*other, m.entry, fit.gain * fit.quality()))
+    };
+    for &i in &order {
+        if keep[i] {
+            continue;
+        }
+        let kind = found[i].detection.model;
+        let mut best: Option<(usize, f64)> = None;
+        for j in (0..found.len()).filter(|&j| keep[j] && found[j].detection.model == kind) {
+            // Read as the other model: `j` itself (with `i` kept as the kind) or `i`.
+            for (turned, rest) in [(j, i), (i, j)] {
+                let Some((other, entry, as_other)) = other_score(&found[turned]) else {
+                    continue;
+                };
+                let spare = used.get(&entry).copied().unwrap_or(0) < models[other].count.max(1);
+                let total = as_other + score(&found[rest]);
+                if spare && total > score(&found[j]) && best.is_none_or(|b| total > b.1) {
+                    best = Some((turned, total));
+                }
+            }
+        }
+        if let Some((turned, _)) = best {
+            let detection = &mut found[turned].detection;
+            if let Some((other, fit)) = detection.runner_up.take() {
+                *used.entry(models[other].entry).or_insert(0) += 1;
+                detection.model = other;
+                detection.fit = fit;
+                detection.top = None;
+                keep[i] = true;
+            }
         }
     }
     let mut dropped = Vec::new();
@@ -753,6 +797,22 @@ fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     }
     *found = kept;
     dropped
+}
+
+impl Analyzer {
+    /// Reads the top of every ink die found without one: [`within_counts`] may make a piece
+    /// first read as another model the die.
+    fn read_die_tops(&self, found: &mut [Found], regions: &[region::Region]) {
+        for f in found.iter_mut() {
+            let model = &self.models[f.detection.model];
+            if model.kind == PieceKind::InkDie
+                && f.detection.top.is_none()
+                && let Some(region) = regions.get(f.region)
+            {
+                f.detection.top = die_top(region, model, &f.detection.fit, &self.view);
+            }
+        }
+    }
 }
 
 /// Whether white-balance gains mean the light changed since calibration.

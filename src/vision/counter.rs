@@ -216,6 +216,7 @@ impl CounterBand {
                 silhouette,
             },
             top: None,
+            runner_up: None,
             on_shadows: false,
         })
     }

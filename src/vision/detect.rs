@@ -440,11 +440,24 @@ pub struct Detection {
     pub fit: Fit,
     /// The ink die's top colour.
     pub top: Option<DieTop>,
+    /// Another model whose fit on the same seed explained nearly as many pixels
+    /// ([`CLOSE_GAIN_SHARE`]), at its comparison pose: what the piece may be instead when the box
+    /// holds fewer of its kind than were found (a black Octo-Canon taken for the ink die, while
+    /// the real die is found elsewhere).
+    pub runner_up: Option<(usize, Fit)>,
     /// A shadow-like piece ([`Model::shadow_like`]) found only once the shadow pixels of its
     /// colour counted for it (at first weighing, they count a little against every piece): a
     /// black die on a grey table reads as a shadow but for its rim. Its later fits count them
     /// too, and its pixels include them.
     pub on_shadows: bool,
+}
+
+/// A seed's best fit (model index and fit), and another model's nearly as good
+/// ([`Detection::runner_up`]).
+struct Best {
+    model: usize,
+    fit: Fit,
+    runner_up: Option<(usize, Fit)>,
 }
 
 /// Reusable state for one frame's detection.
@@ -697,7 +710,15 @@ impl Detector {
                 }
                 None => None,
             };
-            let Some(((mi, fit), on_shadows)) = found else {
+            let Some((
+                Best {
+                    model: mi,
+                    fit,
+                    runner_up,
+                },
+                on_shadows,
+            )) = found
+            else {
                 continue;
             };
             let k = detections.len() as u16 + 1;
@@ -710,6 +731,7 @@ impl Detector {
                 model: mi,
                 fit,
                 top: None,
+                runner_up,
                 on_shadows,
             });
             // What the piece did not explain seeds the next ones.
@@ -1089,7 +1111,7 @@ impl Detector {
         explained: &[u16],
         seed: &[usize],
         quality_floor: f64,
-    ) -> Option<(usize, Fit)> {
+    ) -> Option<Best> {
         let mut maps: HashMap<MapKey, WeightMap> = HashMap::new();
         let mut candidates: Vec<(usize, Fit, MapKey, usize)> = Vec::new();
         let mut plans: Vec<Plan> = Vec::new();
@@ -1294,10 +1316,24 @@ impl Detector {
             &contest,
             chosen,
         );
+        let runner_up = contest
+            .iter()
+            .enumerate()
+            .filter(|&(k, c)| {
+                k != chosen
+                    && c.0 != contest[chosen].0
+                    && c.1.gain >= CLOSE_GAIN_SHARE * contest[chosen].1.gain
+            })
+            .max_by(|a, b| a.1.1.gain.total_cmp(&b.1.1.gain))
+            .map(|(_, c)| (c.0, c.1.clone()));
         let (mi, fit, key) = contest.into_iter().nth(chosen)?;
         let model = &models[mi];
         if model.seen_by_top {
-            return Some((mi, fit));
+            return Some(Best {
+                model: mi,
+                fit,
+                runner_up,
+            });
         }
         // Enough to mark its pixels as explained; the final pose comes once every piece is found.
         let refined = maps.get(&key).and_then(|map| {
@@ -1311,7 +1347,11 @@ impl Detector {
                 &mut self.scratch,
             )
         });
-        Some((mi, refined.unwrap_or(fit)))
+        Some(Best {
+            model: mi,
+            fit: refined.unwrap_or(fit),
+            runner_up,
+        })
     }
 
     /// Which of a seed's `contest`ants (refined fits of different models) to take, `chosen`
@@ -1361,8 +1401,8 @@ impl Detector {
                 .max_by_key(|c| c.len())
                 .and_then(|rest| this.best_fit(region, models, view, &left, &rest, quality_floor));
             let rest = rest
-                .filter(|(_, f)| f.quality() >= LOOK_AHEAD_REST_QUALITY)
-                .map_or(0.0, |(_, f)| f.gain);
+                .filter(|b| b.fit.quality() >= LOOK_AHEAD_REST_QUALITY)
+                .map_or(0.0, |b| b.fit.gain);
             fit.gain + rest
         };
         let mut best = (chosen, with_rest(chosen, self));
@@ -2182,7 +2222,7 @@ pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl F
 
 /// The ink die's top colour: the colour most pixels of its top face show (the top face is
 /// never hidden from a camera above).
-fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Option<DieTop> {
+pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Option<DieTop> {
     let top = model.solid.parts.first()?.sections.last()?;
     let pose = fit.pose;
     let (s, c) = pose.angle_rad.sin_cos();
