@@ -1746,14 +1746,10 @@ fn largest_patch(region: &Region, pixels: &[usize], explained: &[u16]) -> Option
 /// order on a tie. The centre of the largest disc a seed holds: where a round piece among
 /// others stands.
 fn deepest_pixel(width: usize, pixels: &[usize]) -> Option<usize> {
-    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for &p in pixels {
-        let (i, j) = (p % width, p / width);
-        (x0, y0, x1, y1) = (x0.min(i), y0.min(j), x1.max(i), y1.max(j));
-    }
     if pixels.is_empty() || width == 0 {
         return None;
     }
+    let (x0, y0, x1, y1) = bbox_in(width, pixels);
     // One pixel of margin all round, never a member, so no neighbour lookup leaves the grid.
     let (w, h) = (x1 - x0 + 3, y1 - y0 + 3);
     let mut d = vec![0u32; w * h];
@@ -2010,9 +2006,14 @@ fn window_around(region: &Region, sil: &super::view::Silhouette, margin_mm: f64)
 
 /// Bounding box (inclusive) of region pixels.
 fn bbox(region: &Region, pixels: &[usize]) -> (usize, usize, usize, usize) {
+    bbox_in(region.width, pixels)
+}
+
+/// Bounding box (inclusive) of pixels of an image `width` wide (not 0).
+fn bbox_in(width: usize, pixels: &[usize]) -> (usize, usize, usize, usize) {
     let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
     for &p in pixels {
-        let (i, j) = (p % region.width, p / region.width);
+        let (i, j) = (p % width, p / width);
         x0 = x0.min(i);
         y0 = y0.min(j);
         x1 = x1.max(i);
@@ -2489,6 +2490,7 @@ mod tests {
     #[test]
     fn no_pixels_have_no_deepest() {
         assert_eq!(deepest_pixel(10, &[]), None);
+        assert_eq!(deepest_pixel(0, &[3]), None);
         assert_eq!(deepest_pixel(10, &[13]), Some(13));
     }
 
