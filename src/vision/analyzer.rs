@@ -206,11 +206,29 @@ fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
 /// noise, so many read as bare table. Lightness as in [`body_stands_out`].
 fn lighter_of_table_hue(colour: Srgb, table: &ColourModel, table_bgr: [f32; 3], white_sum: f32) -> bool {
     let model = ColourModel::of_srgb(colour);
-    let piece_lightness = colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0);
-    let table_lightness = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum;
+    let Lightness {
+        piece: piece_lightness,
+        table: table_lightness,
+    } = Lightness::of(colour, table_bgr, white_sum);
     !model.is_neutral()
         && chroma_distance(&model, table) < TABLE_LIKE_CHROMA
         && piece_lightness >= table_lightness
+}
+
+/// How light a piece's catalog colour and the table are, each as a share of white (the table
+/// next to white paper reading `white_sum`, `b + g + r`).
+struct Lightness {
+    piece: f32,
+    table: f32,
+}
+
+impl Lightness {
+    fn of(colour: Srgb, table_bgr: [f32; 3], white_sum: f32) -> Self {
+        Self {
+            piece: colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0),
+            table: (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum,
+        }
+    }
 }
 
 fn chroma_distance(a: &ColourModel, b: &ColourModel) -> f32 {
@@ -834,8 +852,10 @@ fn ms(t: Instant) -> f64 {
 /// Whether a piece of catalog colour `colour` shows clearly brighter than a table of median
 /// `table_bgr`, white paper showing `white_sum` (`b + g + r`) in the same light.
 fn body_stands_out(colour: Srgb, table_bgr: [f32; 3], white_sum: f32) -> bool {
-    let piece_lightness = colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0);
-    let table_lightness = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum;
+    let Lightness {
+        piece: piece_lightness,
+        table: table_lightness,
+    } = Lightness::of(colour, table_bgr, white_sum);
     piece_lightness >= BODY_STANDS_OUT_RATIO * table_lightness
 }
 
