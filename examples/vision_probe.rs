@@ -5,7 +5,9 @@
 //! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
 //! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
 //! `PROBE_DUMP=p26` also prints, on stderr, every piece pixel inside that missed piece's true
-//! silhouette: its colour, the reference's, and the colours it matches best.
+//! silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
+//! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
+//! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
@@ -86,6 +88,14 @@ fn main() -> anyhow::Result<()> {
         println!("   fine grid origin {:?} mm/px {:.3}", g.origin_mm, g.mm_per_px);
         for (fi, f) in sc.frames.iter().enumerate() {
             let (report, analysis) = an.report(&f.image, &f.truth.image, &ctx)?;
+            if std::env::var_os("PROBE_LIST").is_some() {
+                for p in &report.pieces {
+                    println!(
+                        "  LIST {} {:?} {:?} {:?} ({:.1},{:.1}) conf {:.2}",
+                        p.id, p.piece, p.treasure, p.color, p.center_mm.x, p.center_mm.y, p.confidence
+                    );
+                }
+            }
             let truth = truth_report(&f.truth, &ctx)?;
             let score = score_frame(&f.truth, &truth, &report);
             println!(
@@ -96,6 +106,36 @@ fn main() -> anyhow::Result<()> {
             );
             let region = an.full_region(&f.image)?;
             let balance = an.balance_of(&f.image)?;
+            if let Some((px, py, pr)) = std::env::var("PROBE_PIX").ok().and_then(|v| {
+                let n: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+                (n.len() == 3).then(|| (n[0], n[1], n[2]))
+            }) {
+                let w = region.width;
+                for p in 0..region.len() {
+                    let (x, y) = (
+                        region.origin_mm.x + (p % w) as f64 * region.mm_per_px,
+                        region.origin_mm.y + (p / w) as f64 * region.mm_per_px,
+                    );
+                    if (x - px).abs() > pr || (y - py).abs() > pr || region.labels[p] != Label::Piece {
+                        continue;
+                    }
+                    let c = region.colours[p];
+                    let names = |m: u32| -> Vec<&str> {
+                        an.palette()
+                            .names
+                            .iter()
+                            .enumerate()
+                            .filter(|(b, _)| m & (1 << b) != 0)
+                            .map(|(_, n)| n.as_str())
+                            .collect()
+                    };
+                    println!(
+                        "  PIX f{fi} {x:.0},{y:.0} best {:?} compat {:?}",
+                        names(c.best),
+                        names(c.compatible)
+                    );
+                }
+            }
             // The key light's azimuth is towards the light; shadows fall the other way.
             let fall_deg = balance.shadow_fall.map(|s| s.dir[1].atan2(s.dir[0]).to_degrees());
             println!(

@@ -350,10 +350,11 @@ fn a_ship_carrying_treasures_is_judged_on_what_they_leave_of_it() {
 /// more than its navy hat there. Standing on the island, or with its hat inside another piece's
 /// silhouette, it was held to the quality floor of a piece among pieces found (0.55), which a
 /// captain placed by its hat never reaches: 6 of its 12 captains were missed in 3 frames (7 on
-/// 3ec8201, before the ship changes).
+/// 3ec8201, before the ship changes; 1 before a highlight's lightness was allowed on a dark
+/// colour, see `navy_hats_greyed_by_highlights_still_place_their_captains`).
 const WHITE_CAPTAIN_SEED: u64 = 29;
 const WHITE_CAPTAIN_FRAMES: usize = 3;
-const WHITE_CAPTAINS_MISSED_AT_MOST: usize = 2;
+const WHITE_CAPTAINS_MISSED_AT_MOST: usize = 0;
 
 #[test]
 fn white_captains_on_a_pale_table_are_found_among_other_pieces() {
@@ -617,6 +618,20 @@ fn treasures_either_side_of_a_fitted_one_are_found_and_the_frame_is_ruled() {
 /// one wrong closest call). Their white bodies stand out from such a table and place them.
 const GREY_TABLE_CAPTAINS_SEED: u64 = 5;
 const GREY_TABLE_CAPTAINS_FRAMES: usize = 3;
+
+/// Bench scene 6 (tilt 6.0 degrees) on a pale beige table: the captains show little but their
+/// navy hats, and highlights grey the hats to twice or thrice the navy's catalog lightness. Held
+/// to 1.8 times it, most hat pixels read as the purple ship's or the canon's colour, the fits
+/// explained nothing (quality about 0), and 6 captains were missed in 3 frames. A pixel as much
+/// paler than its colour as a highlight makes it may be that much lighter.
+const GREYED_HATS_SEED: u64 = 6;
+const GREYED_HATS_FRAMES: usize = 3;
+
+#[test]
+fn navy_hats_greyed_by_highlights_still_place_their_captains() {
+    let summary = scene_of_the_bench(GREYED_HATS_SEED, GREYED_HATS_FRAMES);
+    assert_found_exactly(&summary, &["treasure/captain"]);
+}
 
 #[test]
 fn white_captains_on_a_grey_table_are_found_by_their_bodies() {

@@ -43,6 +43,13 @@ pub const BRIGHTNESS_FLOOR_SUM: f32 = 480.0;
 /// A chromatic colour shows between these multiples of its catalog lightness (shaded sides,
 /// highlights).
 pub const LIGHTNESS_RANGE: [f32; 2] = [0.25, 1.8];
+/// A highlight adds white light to a colour rather than multiplying it: a pixel paler than its
+/// model (chroma ratio `t` below 1) may show up to its catalog lightness plus this, times how far
+/// `t` has fallen from 1 towards [`PALER_MIN`]. Only dark colours reach past their
+/// [`LIGHTNESS_RANGE`] so: the captain's navy hat (catalog lightness 0.2) shows at up to ~0.5 of
+/// white where highlights grey it, while a navy pixel as saturated as the blue ship's shaded
+/// side is held to the range.
+pub const HIGHLIGHT_LIGHTNESS: f32 = 0.3;
 /// Distance added per unit of lightness outside a model's range.
 const LIGHTNESS_WEIGHT: f32 = 12.0;
 /// At most this many colour models (bits of a pixel's mask).
@@ -104,12 +111,12 @@ impl ColourModel {
     /// `lightness` is the pixel's sum over white paper's, when the paper is known.
     pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> f32 {
         let noise = CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0) + self.chroma_sigma;
-        let d_chroma = if self.is_neutral() {
-            norm(sub(chroma, self.chroma))
+        let (d_chroma, t) = if self.is_neutral() {
+            (norm(sub(chroma, self.chroma)), 1.0)
         } else {
             let mm = dot(self.chroma, self.chroma);
             let t = (dot(chroma, self.chroma) / mm).clamp(PALER_MIN, RICHER_MAX);
-            norm(sub(chroma, scale(self.chroma, t)))
+            (norm(sub(chroma, scale(self.chroma, t))), t)
         };
         let [lo, hi] = self.brightness;
         let outside = if rel_brightness < lo {
@@ -121,11 +128,20 @@ impl ColourModel {
         };
         let dark_or_light = match (self.lightness, lightness) {
             (Some([lo, _]), Some(l)) if l < lo => lo - l,
-            (Some([_, hi]), Some(l)) if l > hi => l - hi,
+            (Some([_, hi]), Some(l)) => {
+                let highlit = hi / LIGHTNESS_RANGE[1] + HIGHLIGHT_LIGHTNESS * highlight_share(t);
+                (l - hi.max(highlit)).max(0.0)
+            }
             _ => 0.0,
         };
         d_chroma / noise + BRIGHTNESS_WEIGHT * outside + LIGHTNESS_WEIGHT * dark_or_light
     }
+}
+
+/// How much of [`HIGHLIGHT_LIGHTNESS`] a pixel whose chroma is `t` times its model's may show:
+/// none at `t >= 1`, all at [`PALER_MIN`].
+fn highlight_share(t: f32) -> f32 {
+    ((1.0 - t) / (1.0 - PALER_MIN)).clamp(0.0, 1.0)
 }
 
 /// A pixel's relative brightness: its `b + g + r` over the table's there (see
@@ -338,6 +354,23 @@ mod tests {
         assert!(!set("captain").contains_any(die.best), "{die:?}");
         let white = palette.classify(bgr(215.0, 210.0, 200.0), dark_wood);
         assert!(set("captain").contains_any(white.best), "{white:?}");
+    }
+
+    #[test]
+    fn a_dark_colour_greyed_by_a_highlight_keeps_its_colour_but_not_a_richer_one_as_light() {
+        let cat = Catalog::default_catalog();
+        let (mut palette, _) = catalog_palette(&cat);
+        palette.white_sum = Some(600.0);
+        let navy = 1 << palette.names.iter().position(|n| n == "captain/2").unwrap();
+        let purple = 1 << palette.names.iter().position(|n| n == "ship_purple").unwrap();
+        // A captain's hat on a pale table (scene 6 of the bench): greyed by a highlight to 0.44
+        // of white, 2.2 times the navy's catalog lightness.
+        let hat = palette.classify(bgr(81.0, 79.0, 104.0), 578.0);
+        assert!(hat.best & navy != 0, "{hat:?}");
+        assert!(hat.best & purple != 0, "{hat:?}");
+        // A pixel of the blue ship's shaded side, as light and richer than navy, is not navy.
+        let shaded_blue = palette.classify(bgr(40.0, 95.0, 175.0), 578.0);
+        assert!(shaded_blue.compatible & navy == 0, "{shaded_blue:?}");
     }
 
     #[test]
