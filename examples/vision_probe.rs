@@ -7,7 +7,8 @@
 //! `PROBE_DUMP=p26` also prints, on stderr, every piece pixel inside that missed piece's true
 //! silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
 //! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
-//! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds.
+//! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds;
+//! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
@@ -106,6 +107,49 @@ fn main() -> anyhow::Result<()> {
             );
             let region = an.full_region(&f.image)?;
             let balance = an.balance_of(&f.image)?;
+            if std::env::var_os("PROBE_LIGHT").is_some() {
+                for t in f.truth.pieces.iter().filter(|p| p.visible) {
+                    let Some(entry) = sc
+                        .scene
+                        .pieces
+                        .iter()
+                        .find(|b| b.id == t.report.id)
+                        .map(|b| b.entry.clone())
+                    else {
+                        continue;
+                    };
+                    let Some(model) = an.models().iter().find(|md| md.name == entry) else {
+                        continue;
+                    };
+                    let pose = Pose2 {
+                        center_mm: t.report.center_mm,
+                        angle_rad: t.report.angle_deg.unwrap_or(0.0).to_radians(),
+                        base_mm: t.base_mm,
+                    };
+                    let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
+                    let mut ls = Vec::new();
+                    for_each_inside(&region, &sil.polygons, |p| {
+                        if region.labels[p] == Label::Piece
+                            && let Some(l) = region.lightness(p)
+                        {
+                            ls.push(l);
+                        }
+                    });
+                    if ls.len() < 20 {
+                        continue;
+                    }
+                    ls.sort_by(f32::total_cmp);
+                    println!(
+                        "  LIGHT {} {} p50 {:.3} p75 {:.3} p90 {:.3} n {}",
+                        entry,
+                        if t.base_mm > 0.0 { "deck" } else { "table" },
+                        ls[ls.len() / 2],
+                        ls[ls.len() * 3 / 4],
+                        ls[ls.len() * 9 / 10],
+                        ls.len()
+                    );
+                }
+            }
             if let Some((px, py, pr)) = std::env::var("PROBE_PIX").ok().and_then(|v| {
                 let n: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
                 (n.len() == 3).then(|| (n[0], n[1], n[2]))

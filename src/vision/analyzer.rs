@@ -58,6 +58,12 @@ pub const BODY_STANDS_OUT_RATIO: f32 = 1.5;
 /// A piece colour this close to the table's chroma looks like the table (see [`table_like`],
 /// [`lighter_of_table_hue`]).
 const TABLE_LIKE_CHROMA: f32 = 0.05;
+/// Two chromatic colours whose chromas point within this cosine of each other are one hue...
+const SAME_HUE_COS: f32 = 0.98;
+/// ...and the lighter one tells a piece of the darker apart when it is at least this many times
+/// as light (orange against brown: 1.52; the island's sand against the gold bar, 1.45, does not:
+/// gold's highlights light a bar as much as the sand).
+const TWIN_MIN_LIGHTNESS_RATIO: f32 = 1.5;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
 /// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
@@ -215,6 +221,38 @@ fn lighter_of_table_hue(colour: Srgb, table: &ColourModel, table_bgr: [f32; 3], 
         && piece_lightness >= table_lightness
 }
 
+/// The catalog lightness of the lightest other piece colour of `colour`'s hue at least
+/// [`TWIN_MIN_LIGHTNESS_RATIO`] times as light (orange for brown), if any.
+fn lighter_twin(colour: Srgb, catalog: &Catalog) -> Option<f32> {
+    let m = ColourModel::of_srgb(colour);
+    if m.is_neutral() {
+        return None;
+    }
+    let l = srgb_lightness(colour);
+    catalog
+        .pieces
+        .iter()
+        .filter(|e| e.piece != PieceKind::Bead)
+        .flat_map(|e| std::iter::once(e.colour).chain(e.secondary_colour))
+        .filter(|&c| {
+            let o = ColourModel::of_srgb(c);
+            !o.is_neutral() && same_hue(&m, &o) && srgb_lightness(c) >= TWIN_MIN_LIGHTNESS_RATIO * l
+        })
+        .map(srgb_lightness)
+        .min_by(f32::total_cmp)
+}
+
+fn srgb_lightness(c: Srgb) -> f32 {
+    c.0.iter().map(|&v| v as f32).sum::<f32>() / (3.0 * 255.0)
+}
+
+fn same_hue(a: &ColourModel, b: &ColourModel) -> bool {
+    let dot: f32 = (0..3).map(|c| a.chroma[c] * b.chroma[c]).sum();
+    let na: f32 = a.chroma.iter().map(|c| c * c).sum::<f32>().sqrt();
+    let nb: f32 = b.chroma.iter().map(|c| c * c).sum::<f32>().sqrt();
+    dot >= SAME_HUE_COS * na * nb
+}
+
 /// How light a piece's catalog colour and the table are, each as a share of white (the table
 /// next to white paper reading `white_sum`, `b + g + r`).
 struct Lightness {
@@ -353,7 +391,12 @@ impl Analyzer {
                 .with_body_standing_out(stands_out)
                 .with_shadow_like(dark)
                 .with_table_hue(table_hue)
-                .with_paler_table(paler);
+                .with_paler_table(paler)
+                .with_lighter_twin(if taught_models.is_none() {
+                    lighter_twin(e.colour, catalog)
+                } else {
+                    None
+                });
             if let Some(size) = taught.size(&e.name) {
                 model.apply_size(size);
             }
@@ -1038,6 +1081,30 @@ mod tests {
             &ColourModel::of_srgb(Srgb([0x5A, 0x2E, 0x1C])),
             &grey
         ));
+    }
+
+    #[test]
+    fn the_brown_chest_has_orange_for_its_lighter_twin_and_no_other_piece_has_one() {
+        let catalog = Catalog::default_catalog();
+        let twin = |name: &str| {
+            let e = catalog.pieces.iter().find(|e| e.name == name).unwrap();
+            lighter_twin(e.colour, &catalog)
+        };
+        let orange = srgb_lightness(Srgb([0xF0, 0x8A, 0x24]));
+        assert_eq!(twin("chest"), Some(orange));
+        // Gold's nearest lighter colour of its hue, the island's sand, is too close in lightness;
+        // orange has none lighter; white has no hue.
+        for name in [
+            "gold",
+            "goblet",
+            "ship_orange",
+            "anchor_orange",
+            "captain",
+            "ink_die",
+            "island",
+        ] {
+            assert_eq!(twin(name), None, "{name}");
+        }
     }
 
     #[test]

@@ -244,6 +244,9 @@ pub struct Model {
     /// Such a piece's body is still far lighter than the table (a white captain on a grey
     /// table): where its top does not show, it may be placed by its body.
     pub body_stands_out: bool,
+    /// Catalog lightness of a lighter piece colour of the same hue (orange, for the brown
+    /// chest): a fit whose pixels are on median that light is of the lighter piece.
+    pub lighter_twin: Option<f32>,
 }
 
 impl Model {
@@ -298,6 +301,7 @@ impl Model {
             seen_by_top: false,
             top_area_mm2: 0.0,
             body_stands_out: false,
+            lighter_twin: None,
         }
         .with_top(table_like && secondary.0 != 0)
     }
@@ -345,6 +349,12 @@ impl Model {
             self.paler_table = true;
             self.min_quality = MIN_QUALITY_PALER_TABLE;
         }
+        self
+    }
+
+    /// Gives the piece the lightness of a lighter colour of its hue (see [`Model::lighter_twin`]).
+    pub fn with_lighter_twin(mut self, lightness: Option<f32>) -> Self {
+        self.lighter_twin = lightness;
         self
     }
 
@@ -1550,6 +1560,13 @@ impl Detector {
         if model.table_hue && main_colour_share(region, model, explained, &fit) < TABLE_HUE_MIN_MAIN_SHARE {
             return None;
         }
+        if let (Some(twin), Some(l)) = (
+            model.lighter_twin,
+            median_lightness(region, model, explained, &fit),
+        ) && l >= twin
+        {
+            return None;
+        }
         if model.kind != PieceKind::Treasure
             && share_on(&model.footprint(&fit.pose), &self.decks) > MAX_SHARE_ON_DECK
         {
@@ -1803,6 +1820,26 @@ fn main_colour_share(region: &Region, model: &Model, explained: &[u16], fit: &Fi
 }
 
 /// The mean of some points (the origin for none).
+/// Median lightness of the free piece pixels of `model`'s main colour under `fit`, when the
+/// region knows lightness and any show.
+fn median_lightness(region: &Region, model: &Model, explained: &[u16], fit: &Fit) -> Option<f32> {
+    let mut ls = Vec::new();
+    for_each_inside(region, &fit.silhouette.polygons, |p| {
+        if explained[p] == 0
+            && region.labels[p] == Label::Piece
+            && model.primary.contains_any(region.colours[p].compatible)
+            && let Some(l) = region.lightness(p)
+        {
+            ls.push(l);
+        }
+    });
+    if ls.is_empty() {
+        return None;
+    }
+    let mid = ls.len() / 2;
+    Some(*ls.select_nth_unstable_by(mid, f32::total_cmp).1)
+}
+
 fn mean_mm(points: &[PointMm]) -> PointMm {
     let sum = points.iter().fold(PointMm::default(), |a, &p| a + p);
     sum * (1.0 / points.len().max(1) as f64)
@@ -2391,6 +2428,7 @@ mod tests {
             colours: pixel_colours,
             bgr: vec![[80.0; 3]; w * h],
             ref_sum: vec![390.0; w * h],
+            white: None,
         };
         (region, model)
     }

@@ -54,6 +54,17 @@ pub struct Region {
     pub bgr: Vec<[f32; 3]>,
     /// The reference's `b + g + r` (the table's brightness there).
     pub ref_sum: Vec<f32>,
+    /// The calibration board's white paper, when known: how light a pixel is.
+    pub white: Option<WhitePaper>,
+}
+
+/// What white paper shows in the calibration's light.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WhitePaper {
+    /// Per-channel gains `[b, g, r]` that make it neutral ([`FineInputs::white`]).
+    pub gains: [f32; 3],
+    /// Its `b + g + r` once so balanced ([`super::colour::Palette::white_sum`]).
+    pub sum: f32,
 }
 
 impl Region {
@@ -69,6 +80,14 @@ impl Region {
             (p.x - self.origin_mm.x) / self.mm_per_px,
             (p.y - self.origin_mm.y) / self.mm_per_px,
         )
+    }
+
+    /// Pixel `p`'s lightness: its white-balanced `b + g + r` over white paper's, when known
+    /// (as [`super::colour::Palette::classify`] reads it).
+    pub fn lightness(&self, p: usize) -> Option<f32> {
+        let w = self.white?;
+        let c = self.bgr.get(p)?;
+        Some((c[0] * w.gains[0] + c[1] * w.gains[1] + c[2] * w.gains[2]) / w.sum)
     }
 
     pub fn len(&self) -> usize {
@@ -688,6 +707,10 @@ pub fn fine_region(
         colours,
         bgr,
         ref_sum,
+        white: input.palette.white_sum.map(|sum| WhitePaper {
+            gains: input.white,
+            sum,
+        }),
     })
 }
 
