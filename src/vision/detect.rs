@@ -116,6 +116,9 @@ const ROUND_AGAIN_STARTS: usize = 12;
 /// taken as untangled already (a ship fitted over its anchor leaves one of them short).
 const UNTANGLED_HULL_QUALITY: f64 = 0.8;
 const UNTANGLED_OTHER_QUALITY: f64 = 0.9;
+/// A piece of a hull's colour found by untangling it from the hull that held it all must
+/// explain at least this share of its silhouette.
+const FREED_OTHER_QUALITY: f64 = 0.8;
 /// The hull's ways round (best alone first) for which the other piece is fitted on what is left.
 const UNTANGLE_WAYS_TRIED: usize = 6;
 /// Slides (mm, along the hull's length) of the hull's starts when it is untangled: a ship fitted
@@ -462,6 +465,14 @@ pub struct Detection {
     pub on_shadows: bool,
 }
 
+/// A hull and another piece of its colour fitted together ([`Detector::untangled_pair`]).
+struct Untangled {
+    hull: Fit,
+    other: Fit,
+    /// The hull's gain at its pose before, on the same map (the other's pixels counting for it).
+    hull_alone: f64,
+}
+
 /// A seed's best fit (model index and fit), and another model's nearly as good
 /// ([`Detection::runner_up`]).
 struct Best {
@@ -606,10 +617,15 @@ impl Detector {
         // way. A piece against one of its colour is fitted once more against the others' final
         // silhouettes: the first marks came from their comparison poses, which may hold some of
         // its pixels (an anchor against its ship).
-        let alike = self.finish(region, models, view, &mut detections, &explained, None);
-        if alike.iter().any(|&t| t) {
+        let mut alike = self.finish(region, models, view, &mut detections, &explained, None);
+        let poor_hull = detections.iter().any(|d| {
+            matches!(models[d.model].shape, Shape::Hull { .. }) && d.fit.quality() < UNTANGLED_HULL_QUALITY
+        });
+        if alike.iter().any(|&t| t) || poor_hull {
             self.untangle(region, models, view, &mut detections, &explained);
             explained = remarked(region, models, &detections, &self.kept_marks);
+            // A piece freed from a hull is refined against the others' final silhouettes too.
+            alike.resize(detections.len(), true);
             self.finish(region, models, view, &mut detections, &explained, Some(&alike));
         }
         // A second look at what the final poses leave: a piece whose pixels a neighbour held
@@ -934,31 +950,40 @@ impl Detector {
     /// pixels counting for it, the other is fitted all the way round on what that hull leaves,
     /// and the pair that explains most pixels between them is kept. Ways round are ranked at
     /// [`Precision::SCREEN`]; only the best pair is taken to comparison precision.
+    ///
+    /// A hull may also have held all of its anchor, which was then never found (an orange ship
+    /// fitted across its anchor, its own deck covered by loads): a hull that fits poorly
+    /// ([`UNTANGLED_HULL_QUALITY`]) with no piece of its colour found in the region is untangled
+    /// from each model of its colour not found there, and the pair is kept when it explains
+    /// clearly more than the hull alone and that piece fits well ([`FREED_OTHER_QUALITY`]).
     fn untangle(
         &mut self,
         region: &Region,
         models: &[Model],
         view: &Viewpoint,
-        detections: &mut [Detection],
+        detections: &mut Vec<Detection>,
         explained: &[u16],
     ) {
         let n = detections.len();
+        let tangles_with = |mh: &Model, ma: &Model| {
+            !(ma.seen_by_top
+                || ma.round
+                || ma.kind == PieceKind::Treasure
+                || matches!(ma.shape, Shape::Hull { .. })
+                || !mh.colours.contains_any(ma.colours.0))
+        };
         for h in 0..n {
             let mh = &models[detections[h].model];
             if mh.seen_by_top || !matches!(mh.shape, Shape::Hull { .. }) {
                 continue;
             }
+            let mut partnered = false;
             for a in 0..n {
                 let ma = &models[detections[a].model];
-                if a == h
-                    || ma.seen_by_top
-                    || ma.round
-                    || ma.kind == PieceKind::Treasure
-                    || matches!(ma.shape, Shape::Hull { .. })
-                    || !mh.colours.contains_any(ma.colours.0)
-                {
+                if a == h || !tangles_with(mh, ma) {
                     continue;
                 }
+                partnered = true;
                 let hpose = detections[h].fit.pose;
                 let reach = mh.reach_mm(view, hpose.center_mm) + ma.reach_mm(view, hpose.center_mm);
                 if detections[a].fit.pose.center_mm.distance(hpose.center_mm) > reach
@@ -967,118 +992,179 @@ impl Detector {
                 {
                     continue;
                 }
-                let (hk, ak) = (h as u16 + 1, a as u16 + 1);
-                let base: Vec<u16> = explained
-                    .iter()
-                    .map(|&e| if e == hk || e == ak { 0 } else { e })
-                    .collect();
-                let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
-                let map_h = weight_map(region, mh, &base, None, win, false);
-                let angles: Vec<f64> = (0..ROUND_AGAIN_STARTS)
-                    .map(|t| t as f64 * ma.period / ROUND_AGAIN_STARTS as f64)
-                    .collect();
-                // Each way round of the hull, best first; ways that settle on one pose count once.
-                let mut hulls: Vec<Fit> = Vec::new();
-                let axis = PointMm::new(hpose.angle_rad.cos(), hpose.angle_rad.sin());
-                let turns = HULL_RETRY_TURNS
-                    .iter()
-                    .flat_map(|&t| [(0.0, t), (0.0, t + std::f64::consts::PI)]);
-                let slides = UNTANGLE_SLIDES_MM
-                    .iter()
-                    .flat_map(|&d| [(d, 0.0), (d, std::f64::consts::PI)]);
-                // Fitted across the other piece, a hull may lie turned and moved further than
-                // any turn or slide of it reaches: the best grid poses of a few clearly
-                // different lines start too.
-                let grid = PoseGrid {
-                    centre: hpose.center_mm,
-                    radius_mm: UNTANGLE_GRID_RADIUS_MM,
-                    step_mm: UNTANGLE_GRID_STEP_MM,
-                    turns: UNTANGLE_GRID_TURNS,
-                    base_mm: hpose.base_mm,
-                };
-                let mut lines: Vec<Pose2> = Vec::with_capacity(UNTANGLE_GRID_LINES);
-                for g in grid_poses(&mh.solid, &map_h, view, &grid, &mut self.scratch) {
-                    if lines.len() >= UNTANGLE_GRID_LINES {
-                        break;
-                    }
-                    if lines.iter().all(|l| {
-                        let turn = (l.angle_rad - g.pose.angle_rad).rem_euclid(std::f64::consts::PI);
-                        turn.min(std::f64::consts::PI - turn) >= UNTANGLE_GRID_LINE_APART_RAD
-                    }) {
-                        lines.push(g.pose);
-                    }
-                }
-                let moved = turns.chain(slides).map(|(slide, turn)| Pose2 {
-                    angle_rad: hpose.angle_rad + turn,
-                    center_mm: hpose.center_mm + axis * slide,
-                    ..hpose
-                });
-                let refined = |start: Pose2, scratch: &mut ScoreScratch| {
-                    refine_pose(&mh.solid, &map_h, view, start, false, Precision::SCREEN, scratch)
-                };
-                for start in moved {
-                    let Some(fh) = refined(start, &mut self.scratch) else {
-                        continue;
-                    };
-                    if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
-                        hulls.push(fh);
-                    }
-                }
-                hulls.sort_by(|x, y| y.gain.total_cmp(&x.gain));
-                hulls.truncate(UNTANGLE_WAYS_TRIED);
-                // The grid's lines are tried whatever the hull alone scores there.
-                for start in lines {
-                    let Some(fh) = refined(start, &mut self.scratch) else {
-                        continue;
-                    };
-                    if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
-                        hulls.push(fh);
-                    }
-                }
-                let mut best: Option<(f64, Pose2, Pose2)> = None;
-                for fh in &hulls {
-                    let Some(fa) =
-                        self.fit_on_what_is_left(region, ma, view, &base, mh, fh, hk, win, &angles)
-                    else {
-                        continue;
-                    };
-                    let total = fh.gain + fa.gain;
-                    if best.as_ref().is_none_or(|b| total > b.0) {
-                        best = Some((total, fh.pose, fa.pose));
-                    }
-                }
-                let Some((_, hstart, astart)) = best else {
+                let Some(pair) = self.untangled_pair(region, view, detections, explained, h, mh, ma, Some(a))
+                else {
                     continue;
                 };
-                let Some(fh) = refine_pose(
-                    &mh.solid,
-                    &map_h,
-                    view,
-                    hstart,
-                    false,
-                    Precision::COMPARE,
-                    &mut self.scratch,
-                ) else {
-                    continue;
-                };
-                let (_, map_a) = left_by(region, ma, &base, mh, &fh, hk, win);
-                let Some(fa) = refine_pose(
-                    &ma.solid,
-                    &map_a,
-                    view,
-                    astart,
-                    false,
-                    Precision::COMPARE,
-                    &mut self.scratch,
-                ) else {
-                    continue;
-                };
-                if fa.quality() >= ma.min_quality && fh.quality() >= mh.min_quality {
-                    detections[h].fit = fh;
-                    detections[a].fit = fa;
+                if pair.other.quality() >= ma.min_quality && pair.hull.quality() >= mh.min_quality {
+                    detections[h].fit = pair.hull;
+                    detections[a].fit = pair.other;
                 }
             }
+            if partnered || detections[h].fit.quality() >= UNTANGLED_HULL_QUALITY {
+                continue;
+            }
+            let mut freed: Option<(f64, usize, Untangled)> = None;
+            for (mi, ma) in models.iter().enumerate() {
+                if self.is_excluded(mi) || !tangles_with(mh, ma) {
+                    continue;
+                }
+                let Some(pair) = self.untangled_pair(region, view, detections, explained, h, mh, ma, None)
+                else {
+                    continue;
+                };
+                let total = pair.hull.gain + pair.other.gain;
+                if pair.other.quality() >= FREED_OTHER_QUALITY
+                    && pair.hull.quality() >= mh.min_quality
+                    && total >= pair.hull_alone + MIN_GAIN_PX
+                    && freed.as_ref().is_none_or(|f| total > f.0)
+                {
+                    freed = Some((total, mi, pair));
+                }
+            }
+            if let Some((_, mi, pair)) = freed {
+                detections[h].fit = pair.hull;
+                detections.push(Detection {
+                    model: mi,
+                    fit: pair.other,
+                    top: None,
+                    runner_up: None,
+                    on_shadows: false,
+                });
+            }
         }
+    }
+
+    /// Hull `h` and a piece of model `ma` (detection `a`, or none yet) fitted together as
+    /// [`Detector::untangle`] says, at [`Precision::COMPARE`].
+    #[allow(clippy::too_many_arguments)]
+    fn untangled_pair(
+        &mut self,
+        region: &Region,
+        view: &Viewpoint,
+        detections: &[Detection],
+        explained: &[u16],
+        h: usize,
+        mh: &Model,
+        ma: &Model,
+        a: Option<usize>,
+    ) -> Option<Untangled> {
+        let hpose = detections[h].fit.pose;
+        let reach = mh.reach_mm(view, hpose.center_mm) + ma.reach_mm(view, hpose.center_mm);
+        let hk = h as u16 + 1;
+        let ak = a.map(|a| a as u16 + 1);
+        let base: Vec<u16> = explained
+            .iter()
+            .map(|&e| if e == hk || Some(e) == ak { 0 } else { e })
+            .collect();
+        let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
+        let map_h = weight_map(region, mh, &base, None, win, false);
+        let angles: Vec<f64> = (0..ROUND_AGAIN_STARTS)
+            .map(|t| t as f64 * ma.period / ROUND_AGAIN_STARTS as f64)
+            .collect();
+        // Each way round of the hull, best first; ways that settle on one pose count once.
+        let mut hulls: Vec<Fit> = Vec::new();
+        let axis = PointMm::new(hpose.angle_rad.cos(), hpose.angle_rad.sin());
+        let turns = HULL_RETRY_TURNS
+            .iter()
+            .flat_map(|&t| [(0.0, t), (0.0, t + std::f64::consts::PI)]);
+        let slides = UNTANGLE_SLIDES_MM
+            .iter()
+            .flat_map(|&d| [(d, 0.0), (d, std::f64::consts::PI)]);
+        // Fitted across the other piece, a hull may lie turned and moved further than
+        // any turn or slide of it reaches: the best grid poses of a few clearly
+        // different lines start too.
+        let grid = PoseGrid {
+            centre: hpose.center_mm,
+            radius_mm: UNTANGLE_GRID_RADIUS_MM,
+            step_mm: UNTANGLE_GRID_STEP_MM,
+            turns: UNTANGLE_GRID_TURNS,
+            base_mm: hpose.base_mm,
+        };
+        let mut lines: Vec<Pose2> = Vec::with_capacity(UNTANGLE_GRID_LINES);
+        for g in grid_poses(&mh.solid, &map_h, view, &grid, &mut self.scratch) {
+            if lines.len() >= UNTANGLE_GRID_LINES {
+                break;
+            }
+            if lines.iter().all(|l| {
+                let turn = (l.angle_rad - g.pose.angle_rad).rem_euclid(std::f64::consts::PI);
+                turn.min(std::f64::consts::PI - turn) >= UNTANGLE_GRID_LINE_APART_RAD
+            }) {
+                lines.push(g.pose);
+            }
+        }
+        let moved = turns.chain(slides).map(|(slide, turn)| Pose2 {
+            angle_rad: hpose.angle_rad + turn,
+            center_mm: hpose.center_mm + axis * slide,
+            ..hpose
+        });
+        let refined = |start: Pose2, scratch: &mut ScoreScratch| {
+            refine_pose(&mh.solid, &map_h, view, start, false, Precision::SCREEN, scratch)
+        };
+        for start in moved {
+            let Some(fh) = refined(start, &mut self.scratch) else {
+                continue;
+            };
+            if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
+                hulls.push(fh);
+            }
+        }
+        hulls.sort_by(|x, y| y.gain.total_cmp(&x.gain));
+        hulls.truncate(UNTANGLE_WAYS_TRIED);
+        // The grid's lines are tried whatever the hull alone scores there.
+        for start in lines {
+            let Some(fh) = refined(start, &mut self.scratch) else {
+                continue;
+            };
+            if !hulls.iter().any(|o| same_pose(&o.pose, &fh.pose, mh.period)) {
+                hulls.push(fh);
+            }
+        }
+        let mut best: Option<(f64, Pose2, Pose2)> = None;
+        for fh in &hulls {
+            let Some(fa) = self.fit_on_what_is_left(region, ma, view, &base, mh, fh, hk, win, &angles) else {
+                continue;
+            };
+            let total = fh.gain + fa.gain;
+            if best.as_ref().is_none_or(|b| total > b.0) {
+                best = Some((total, fh.pose, fa.pose));
+            }
+        }
+        let (_, hstart, astart) = best?;
+        let fh = refine_pose(
+            &mh.solid,
+            &map_h,
+            view,
+            hstart,
+            false,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )?;
+        let (_, map_a) = left_by(region, ma, &base, mh, &fh, hk, win);
+        let fa = refine_pose(
+            &ma.solid,
+            &map_a,
+            view,
+            astart,
+            false,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )?;
+        let hull_alone = refine_pose(
+            &mh.solid,
+            &map_h,
+            view,
+            hpose,
+            false,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )
+        .map_or(0.0, |f| f.gain);
+        Some(Untangled {
+            hull: fh,
+            other: fa,
+            hull_alone,
+        })
     }
 
     /// `model` fitted all the way round (`angles`) at the largest patch of its colours that
