@@ -107,26 +107,29 @@ fn main() -> anyhow::Result<()> {
             );
             let region = an.full_region(&f.image)?;
             let balance = an.balance_of(&f.image)?;
-            if std::env::var_os("PROBE_LIGHT").is_some() {
-                for t in f.truth.pieces.iter().filter(|p| p.visible) {
-                    let Some(entry) = sc
-                        .scene
-                        .pieces
-                        .iter()
-                        .find(|b| b.id == t.report.id)
-                        .map(|b| b.entry.clone())
-                    else {
-                        continue;
-                    };
-                    let Some(model) = an.models().iter().find(|md| md.name == entry) else {
-                        continue;
-                    };
+            // Every visible true piece's model, base height and silhouette.
+            let true_silhouettes: Vec<_> = f
+                .truth
+                .pieces
+                .iter()
+                .filter(|p| p.visible)
+                .filter_map(|t| {
+                    let entry = &sc.scene.pieces.iter().find(|b| b.id == t.report.id)?.entry;
+                    let model = an.models().iter().find(|md| md.name == *entry)?;
                     let pose = Pose2 {
                         center_mm: t.report.center_mm,
                         angle_rad: t.report.angle_deg.unwrap_or(0.0).to_radians(),
                         base_mm: t.base_mm,
                     };
-                    let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
+                    Some((
+                        model,
+                        t.base_mm,
+                        Silhouette::of(&model.solid, &pose, an.viewpoint()),
+                    ))
+                })
+                .collect();
+            if std::env::var_os("PROBE_LIGHT").is_some() {
+                for (model, base_mm, sil) in &true_silhouettes {
                     let mut ls = Vec::new();
                     for_each_inside(&region, &sil.polygons, |p| {
                         if region.labels[p] == Label::Piece
@@ -141,8 +144,8 @@ fn main() -> anyhow::Result<()> {
                     ls.sort_by(f32::total_cmp);
                     println!(
                         "  LIGHT {} {} p50 {:.3} p75 {:.3} p90 {:.3} n {}",
-                        entry,
-                        if t.base_mm > 0.0 { "deck" } else { "table" },
+                        model.name,
+                        if *base_mm > 0.0 { "deck" } else { "table" },
                         ls[ls.len() / 2],
                         ls[ls.len() * 3 / 4],
                         ls[ls.len() * 9 / 10],
@@ -193,25 +196,7 @@ fn main() -> anyhow::Result<()> {
                 // True shadow pixels: outside every true silhouette, clearly darker.
                 let mut inside = vec![false; region.len()];
                 let mut dark_kind = vec![false; region.len()];
-                for t in f.truth.pieces.iter().filter(|p| p.visible) {
-                    let Some(entry) = sc
-                        .scene
-                        .pieces
-                        .iter()
-                        .find(|b| b.id == t.report.id)
-                        .map(|b| b.entry.clone())
-                    else {
-                        continue;
-                    };
-                    let Some(model) = an.models().iter().find(|md| md.name == entry) else {
-                        continue;
-                    };
-                    let pose = Pose2 {
-                        center_mm: t.report.center_mm,
-                        angle_rad: t.report.angle_deg.unwrap_or(0.0).to_radians(),
-                        base_mm: t.base_mm,
-                    };
-                    let sil = Silhouette::of(&model.solid, &pose, an.viewpoint());
+                for (model, _, sil) in &true_silhouettes {
                     let dark = matches!(model.name.as_str(), "chest" | "octo_canon");
                     for_each_inside(&region, &sil.polygons, |p| {
                         inside[p] = true;

@@ -242,6 +242,7 @@ fn lighter_twin(colour: Srgb, catalog: &Catalog) -> Option<f32> {
         .min_by(f32::total_cmp)
 }
 
+/// A catalog colour's lightness: its share of white.
 fn srgb_lightness(c: Srgb) -> f32 {
     c.0.iter().map(|&v| v as f32).sum::<f32>() / (3.0 * 255.0)
 }
@@ -263,7 +264,7 @@ struct Lightness {
 impl Lightness {
     fn of(colour: Srgb, table_bgr: [f32; 3], white_sum: f32) -> Self {
         Self {
-            piece: colour.0.iter().map(|&c| c as f32).sum::<f32>() / (3.0 * 255.0),
+            piece: srgb_lightness(colour),
             table: (table_bgr[0] + table_bgr[1] + table_bgr[2]) / white_sum,
         }
     }

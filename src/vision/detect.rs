@@ -469,8 +469,9 @@ pub struct Detection {
 struct Untangled {
     hull: Fit,
     other: Fit,
-    /// The hull's gain at its pose before, on the same map (the other's pixels counting for it).
-    hull_alone: f64,
+    /// When the other piece was not found before: the hull's gain at its pose before, on the
+    /// same map (that piece's pixels counting for it).
+    hull_alone: Option<f64>,
 }
 
 /// A seed's best fit (model index and fit), and another model's nearly as good
@@ -1016,7 +1017,7 @@ impl Detector {
                 let total = pair.hull.gain + pair.other.gain;
                 if pair.other.quality() >= FREED_OTHER_QUALITY
                     && pair.hull.quality() >= mh.min_quality
-                    && total >= pair.hull_alone + MIN_GAIN_PX
+                    && pair.hull_alone.is_some_and(|alone| total >= alone + MIN_GAIN_PX)
                     && freed.as_ref().is_none_or(|f| total > f.0)
                 {
                     freed = Some((total, mi, pair));
@@ -1150,16 +1151,21 @@ impl Detector {
             Precision::COMPARE,
             &mut self.scratch,
         )?;
-        let hull_alone = refine_pose(
-            &mh.solid,
-            &map_h,
-            view,
-            hpose,
-            false,
-            Precision::COMPARE,
-            &mut self.scratch,
-        )
-        .map_or(0.0, |f| f.gain);
+        let hull_alone = match a {
+            Some(_) => None,
+            None => Some(
+                refine_pose(
+                    &mh.solid,
+                    &map_h,
+                    view,
+                    hpose,
+                    false,
+                    Precision::COMPARE,
+                    &mut self.scratch,
+                )
+                .map_or(0.0, |f| f.gain),
+            ),
+        };
         Some(Untangled {
             hull: fh,
             other: fa,
