@@ -612,6 +612,19 @@ fn chests_first_taken_for_a_second_ship_beside_the_kept_one_are_found() {
     assert_found_exactly(&summary, &["treasure/chest"]);
 }
 
+/// Bench scene 26, last frame: the green ship, a captain at its bow, was fitted slid 22 mm back
+/// over its anchor at the stern, and the anchor was read at the bow by the captain (ship and
+/// anchor: each missed and one extra). Untangling slid the hull 16 mm at most; it now slides it
+/// 24 mm too.
+const SLID_FAR_SEED: u64 = 26;
+const SLID_FAR_FRAMES: usize = 3;
+
+#[test]
+fn a_ship_slid_far_onto_its_anchor_is_untangled() {
+    let summary = scene_of_the_bench(SLID_FAR_SEED, SLID_FAR_FRAMES);
+    assert_found_exactly(&summary, &["anchor", "ship"]);
+}
+
 /// Bench scene 28 (tilt 32.6 degrees), frame 3: a gold bar, a goblet and a goblet in a row,
 /// touching. Once the middle goblet was fitted, the other two were left as one seed whose centre
 /// lies on the fitted goblet; every fit started there failed, 2000 mm² stayed unexplained, the

@@ -122,8 +122,9 @@ const FREED_OTHER_QUALITY: f64 = 0.8;
 /// The hull's ways round (best alone first) for which the other piece is fitted on what is left.
 const UNTANGLE_WAYS_TRIED: usize = 6;
 /// Slides (mm, along the hull's length) of the hull's starts when it is untangled: a ship fitted
-/// over its anchor sits that far towards it, further than a refinement walks.
-const UNTANGLE_SLIDES_MM: [f64; 4] = [-8.0, 8.0, -16.0, 16.0];
+/// over its anchor sits that far towards it, further than a refinement walks (scene 26's green
+/// ship, slid 22 mm onto its anchor, its captain at the bow read as the anchor).
+const UNTANGLE_SLIDES_MM: [f64; 6] = [-8.0, 8.0, -16.0, 16.0, -24.0, 24.0];
 /// The coarse grid of hull poses also tried when a hull is untangled: centres every
 /// [`UNTANGLE_GRID_STEP_MM`] within [`UNTANGLE_GRID_RADIUS_MM`] of its fit, at
 /// [`UNTANGLE_GRID_TURNS`] angles a turn. The best poses of [`UNTANGLE_GRID_LINES`] lines at
