@@ -16,7 +16,7 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, entry_colours};
+use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, dot, entry_colours, norm};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model, die_top};
 use super::labels::Label;
@@ -248,10 +248,7 @@ fn srgb_lightness(c: Srgb) -> f32 {
 }
 
 fn same_hue(a: &ColourModel, b: &ColourModel) -> bool {
-    let dot: f32 = (0..3).map(|c| a.chroma[c] * b.chroma[c]).sum();
-    let na: f32 = a.chroma.iter().map(|c| c * c).sum::<f32>().sqrt();
-    let nb: f32 = b.chroma.iter().map(|c| c * c).sum::<f32>().sqrt();
-    dot >= SAME_HUE_COS * na * nb
+    dot(a.chroma, b.chroma) >= SAME_HUE_COS * norm(a.chroma) * norm(b.chroma)
 }
 
 /// How light a piece's catalog colour and the table are, each as a share of white (the table

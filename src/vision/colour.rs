@@ -160,7 +160,7 @@ pub fn chroma_of(bgr: [f32; 3]) -> [f32; 3] {
     ]
 }
 
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+pub(crate) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
@@ -169,7 +169,7 @@ fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 fn scale(a: [f32; 3], k: f32) -> [f32; 3] {
     [a[0] * k, a[1] * k, a[2] * k]
 }
-fn norm(a: [f32; 3]) -> f32 {
+pub(crate) fn norm(a: [f32; 3]) -> f32 {
     dot(a, a).sqrt()
 }
 

@@ -1912,7 +1912,6 @@ fn main_colour_share(region: &Region, model: &Model, explained: &[u16], fit: &Fi
     n as f64 / fit.area_px.max(1.0)
 }
 
-/// The mean of some points (the origin for none).
 /// Median lightness of the free piece pixels of `model`'s main colour under `fit`, when the
 /// region knows lightness and any show.
 fn median_lightness(region: &Region, model: &Model, explained: &[u16], fit: &Fit) -> Option<f32> {
@@ -1933,6 +1932,7 @@ fn median_lightness(region: &Region, model: &Model, explained: &[u16], fit: &Fit
     Some(*ls.select_nth_unstable_by(mid, f32::total_cmp).1)
 }
 
+/// The mean of some points (the origin for none).
 fn mean_mm(points: &[PointMm]) -> PointMm {
     let sum = points.iter().fold(PointMm::default(), |a, &p| a + p);
     sum * (1.0 / points.len().max(1) as f64)
