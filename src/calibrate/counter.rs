@@ -20,6 +20,7 @@ use super::profile::{CounterLayout, Profile};
 use super::rectify::Rectified;
 use crate::games::crash_octopus::{Bead, BeadSequence};
 use crate::table::{CounterReport, PointMm, PointMm3, PolygonMm};
+use std::sync::Mutex;
 
 /// The number of beads on the Octo-Counter (table.md).
 pub const DEFAULT_BEAD_COUNT: usize = 16;
@@ -147,6 +148,74 @@ struct Sampler<'a> {
     view: &'a Rectified,
     profile: &'a Profile,
     wb: &'a WhiteBalance,
+    memo: &'a SpotsMemo,
+}
+
+/// Where one sample along the string looks, as seen on the table plane (`None`: the camera
+/// does not see it there): the table [`LOCAL_TABLE_OFFSET_MM`] to either side, three points
+/// across the line [`CENTRE_SPREAD_MM`] apart and the two sides [`SIDE_OFFSET_MM`] out, these
+/// five at bead-centre height.
+#[derive(Debug, Clone, Copy)]
+struct Spots {
+    table: [Option<PointMm>; 2],
+    centre: [Option<PointMm>; 3],
+    sides: [Option<PointMm>; 2],
+}
+
+/// The spots of every sample along the string, kept across frames: they lie at the same table
+/// points in every frame, and each costs a projection and an undistortion. A memo holds for the
+/// one profile and string it was filled with.
+#[derive(Debug, Default)]
+pub struct SpotsMemo {
+    spots: Mutex<Vec<Spots>>,
+}
+
+impl Spots {
+    /// The spots of the sample at arc length `s` along `line`, as `profile`'s camera sees them.
+    fn at(profile: &Profile, line: &ClosedCurve, s: f64) -> Self {
+        let c = line.point_at(s);
+        let n = line.normal_at(s, 2.0);
+        let h = BEAD_CENTRE_HEIGHT_MM;
+        let seen = |d: f64, height_mm: f64| seen_on_table(profile, c + n * d, height_mm);
+        Spots {
+            table: [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM].map(|d| seen(d, 0.0)),
+            centre: [-CENTRE_SPREAD_MM, 0.0, CENTRE_SPREAD_MM].map(|d| seen(d, h)),
+            sides: [SIDE_OFFSET_MM, -SIDE_OFFSET_MM].map(|d| seen(d, h)),
+        }
+    }
+}
+
+/// Table point `p` seen from `height_mm` above it, on the table plane (itself without a camera
+/// pose).
+fn seen_on_table(profile: &Profile, p: PointMm, height_mm: f64) -> Option<PointMm> {
+    match &profile.camera {
+        Some(cam) => {
+            let px = cam.project(PointMm3::above(p, height_mm))?;
+            profile.px_to_mm(px)
+        }
+        None => Some(p),
+    }
+}
+
+impl SpotsMemo {
+    /// The memo of `profile`'s counter along `string`, filled now (an empty one fills on its
+    /// first reading).
+    pub fn of_string(profile: &Profile, string: &PolygonMm) -> Self {
+        let spots = ClosedCurve::from_polygon(string)
+            .map(|line| sample_spots(profile, &line))
+            .unwrap_or_default();
+        Self {
+            spots: Mutex::new(spots),
+        }
+    }
+}
+
+/// The spots of every sample along `line`, [`SAMPLE_STEP_MM`] apart from arc length 0.
+fn sample_spots(profile: &Profile, line: &ClosedCurve) -> Vec<Spots> {
+    let n = (line.perimeter() / SAMPLE_STEP_MM).floor() as usize;
+    (0..n)
+        .map(|i| Spots::at(profile, line, i as f64 * SAMPLE_STEP_MM))
+        .collect()
 }
 
 /// The table just beside the string: what "looks like the table" means at this spot.
@@ -158,25 +227,17 @@ struct LocalTable {
 }
 
 impl Sampler<'_> {
-    fn bgr_at(&self, p: PointMm, height_mm: f64) -> Option<[f64; 3]> {
-        let seen = match &self.profile.camera {
-            Some(cam) => {
-                let px = cam.project(PointMm3::above(p, height_mm))?;
-                self.profile.px_to_mm(px)?
-            }
-            None => p,
-        };
-        let q = self.view.grid.mm_to_px(seen);
+    fn bgr_at(&self, seen: Option<PointMm>) -> Option<[f64; 3]> {
+        let q = self.view.grid.mm_to_px(seen?);
         colour::sample_bgr(&self.view.image, q.x, q.y)
     }
 
-    /// The table beside the string at `c`: the brighter of the two samples
-    /// [`LOCAL_TABLE_OFFSET_MM`] to either side that are not blue (the whole view's table when
-    /// neither is usable).
-    fn local_table(&self, c: PointMm, n: PointMm) -> LocalTable {
+    /// The table beside the string: the brighter of the two table spots that are not blue (the
+    /// whole view's table when neither is usable).
+    fn local_table(&self, spots: &Spots) -> LocalTable {
         let mut best: Option<LocalTable> = None;
-        for d in [LOCAL_TABLE_OFFSET_MM, -LOCAL_TABLE_OFFSET_MM] {
-            let Some(bgr) = self.bgr_at(c + n * d, 0.0) else {
+        for seen in spots.table {
+            let Some(bgr) = self.bgr_at(seen) else {
                 continue;
             };
             if self.wb.blueness(bgr) > colour::BLUE_MIN {
@@ -214,22 +275,17 @@ impl Sampler<'_> {
         }
     }
 
-    fn class_at(&self, p: PointMm, height_mm: f64, table: &LocalTable) -> Option<ColourClass> {
-        Some(self.class_of(self.bgr_at(p, height_mm)?, table))
+    fn class_at(&self, seen: Option<PointMm>, table: &LocalTable) -> Option<ColourClass> {
+        Some(self.class_of(self.bgr_at(seen)?, table))
     }
 
-    /// The colour on the string line at `c`: the per-channel median of three samples across it,
-    /// so that one specular highlight or a stray pixel does not decide.
-    fn centre_class_at(
-        &self,
-        c: PointMm,
-        n: PointMm,
-        height_mm: f64,
-        table: &LocalTable,
-    ) -> Option<ColourClass> {
-        let samples: Vec<[f64; 3]> = [-CENTRE_SPREAD_MM, 0.0, CENTRE_SPREAD_MM]
+    /// The colour on the string line: the per-channel median of the three centre spots, so
+    /// that one specular highlight or a stray pixel does not decide.
+    fn centre_class(&self, spots: &Spots, table: &LocalTable) -> Option<ColourClass> {
+        let samples: Vec<[f64; 3]> = spots
+            .centre
             .iter()
-            .filter_map(|&d| self.bgr_at(c + n * d, height_mm))
+            .filter_map(|&seen| self.bgr_at(seen))
             .collect();
         if samples.is_empty() {
             return None;
@@ -243,14 +299,11 @@ impl Sampler<'_> {
         Some(self.class_of(median, table))
     }
 
-    fn label_at(&self, line: &ClosedCurve, s: f64) -> Label {
-        let c = line.point_at(s);
-        let n = line.normal_at(s, 2.0);
-        let h = BEAD_CENTRE_HEIGHT_MM;
-        let table = self.local_table(c, n);
-        let centre = self.centre_class_at(c, n, h, &table);
-        let left = self.class_at(c + n * SIDE_OFFSET_MM, h, &table);
-        let right = self.class_at(c - n * SIDE_OFFSET_MM, h, &table);
+    fn label_of(&self, spots: &Spots) -> Label {
+        let table = self.local_table(spots);
+        let centre = self.centre_class(spots, &table);
+        let left = self.class_at(spots.sides[0], &table);
+        let right = self.class_at(spots.sides[1], &table);
         let both = |k: ColourClass| left == Some(k) && right == Some(k);
         match centre {
             Some(ColourClass::Red) if left == Some(ColourClass::Red) || right == Some(ColourClass::Red) => {
@@ -261,6 +314,10 @@ impl Sampler<'_> {
             Some(ColourClass::Blue) => Label::Cord,
             _ => Label::Nothing,
         }
+    }
+
+    fn label_at(&self, line: &ClosedCurve, s: f64) -> Label {
+        self.label_of(&Spots::at(self.profile, line, s))
     }
 }
 
@@ -280,9 +337,12 @@ impl Span {
 /// The labels along the whole string, one per [`SAMPLE_STEP_MM`].
 fn labels(sampler: &Sampler, line: &ClosedCurve) -> Vec<Label> {
     let n = (line.perimeter() / SAMPLE_STEP_MM).floor() as usize;
-    (0..n)
-        .map(|i| sampler.label_at(line, i as f64 * SAMPLE_STEP_MM))
-        .collect()
+    // A poisoned memo still holds only whole lists.
+    let mut memo = sampler.memo.spots.lock().unwrap_or_else(|e| e.into_inner());
+    if memo.len() != n {
+        *memo = sample_spots(sampler.profile, line);
+    }
+    memo.iter().map(|spots| sampler.label_of(spots)).collect()
 }
 
 /// Circular stretches of `is_in` labels, merged across gaps of at most `max_gap` samples.
@@ -444,8 +504,26 @@ pub fn read_counter(
     wb: &WhiteBalance,
     bead_count: usize,
 ) -> Result<CounterReading, CounterError> {
+    read_counter_remembering(view, string, profile, wb, bead_count, &SpotsMemo::default())
+}
+
+/// As [`read_counter`], with where the samples look remembered in `memo` (for this `profile`
+/// and `string`).
+fn read_counter_remembering(
+    view: &Rectified,
+    string: &PolygonMm,
+    profile: &Profile,
+    wb: &WhiteBalance,
+    bead_count: usize,
+    memo: &SpotsMemo,
+) -> Result<CounterReading, CounterError> {
     let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
-    let sampler = Sampler { view, profile, wb };
+    let sampler = Sampler {
+        view,
+        profile,
+        wb,
+        memo,
+    };
     let labels = labels(&sampler, &line);
     let n = labels.len();
     if n == 0 {
@@ -569,7 +647,7 @@ pub fn locate_crab(
     wb: &WhiteBalance,
     layout: &CounterLayout,
 ) -> Result<CounterReport, CounterError> {
-    locate_crab_on_string(view, string, profile, wb, layout).map(|p| p.report)
+    locate_crab_on_string(view, string, profile, wb, layout, &SpotsMemo::default()).map(|p| p.report)
 }
 
 /// Where [`locate_crab`] found the crab: the counter's report and the crab's centre along the
@@ -581,16 +659,18 @@ pub struct CrabPlace {
     pub crab_arc_mm: f64,
 }
 
-/// As [`locate_crab`], with the crab's place along the string.
+/// As [`locate_crab`], with the crab's place along the string; where the samples are seen is
+/// remembered in `memo`, which must have been filled with this `profile` and `string` only.
 pub fn locate_crab_on_string(
     view: &Rectified,
     string: &PolygonMm,
     profile: &Profile,
     wb: &WhiteBalance,
     layout: &CounterLayout,
+    memo: &SpotsMemo,
 ) -> Result<CrabPlace, CounterError> {
     let count = layout.report.beads.len();
-    if let Ok(reading) = read_counter(view, string, profile, wb, count) {
+    if let Ok(reading) = read_counter_remembering(view, string, profile, wb, count, memo) {
         // The profile's polygon runs start -> finish, so a reading that runs the other way
         // counted its crab from the finish.
         let crab = if reading.forward {
@@ -613,7 +693,12 @@ pub fn locate_crab_on_string(
     let span = line.wrap(last - first);
     let from = first - CRAB_SEARCH_MARGIN_MM;
     let n = ((span + 2.0 * CRAB_SEARCH_MARGIN_MM) / SAMPLE_STEP_MM) as usize;
-    let sampler = Sampler { view, profile, wb };
+    let sampler = Sampler {
+        view,
+        profile,
+        wb,
+        memo,
+    };
     let labels: Vec<Label> = (0..n)
         .map(|i| sampler.label_at(&line, from + i as f64 * SAMPLE_STEP_MM))
         .collect();

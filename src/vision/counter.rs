@@ -16,7 +16,7 @@ use super::rectify::Rectification;
 use super::region::{self, FineInputs};
 use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::calibrate::colour::WhiteBalance;
-use crate::calibrate::counter::{CrabPlace, locate_crab_on_string};
+use crate::calibrate::counter::{CrabPlace, SpotsMemo, locate_crab_on_string};
 use crate::calibrate::curve::ClosedCurve;
 use crate::calibrate::profile::{CounterLayout, Profile};
 use crate::calibrate::rectify::{Rectified, RectifyGrid};
@@ -53,6 +53,8 @@ pub struct CounterBand {
     usable: Mat,
     /// The fine grid's scale.
     mm_per_px: f64,
+    /// Where the counter's samples are seen (the band's profile's), kept across frames.
+    spots: SpotsMemo,
 }
 
 /// What the counter showed in one frame.
@@ -143,6 +145,7 @@ impl CounterBand {
             mask,
             usable,
             mm_per_px: fine.mm_per_px,
+            spots: SpotsMemo::of_string(profile, &ocean.polygon_mm),
         }))
     }
 
@@ -161,7 +164,8 @@ impl CounterBand {
         Ok(())
     }
 
-    /// Reads the counter and fits the crab in one frame (`inputs` as for the main regions).
+    /// Reads the counter and fits the crab in one frame (`inputs` as for the main regions;
+    /// `profile` the one the band was made from).
     pub fn read(
         &self,
         frame: &Mat,
@@ -182,8 +186,9 @@ impl CounterBand {
             height: self.rect.height as u32,
         };
         let rectified = Rectified { image, grid };
-        let place = WhiteBalance::estimate(&rectified.image, None)
-            .and_then(|wb| locate_crab_on_string(&rectified, &self.string, profile, &wb, &self.layout).ok());
+        let place = WhiteBalance::estimate(&rectified.image, None).and_then(|wb| {
+            locate_crab_on_string(&rectified, &self.string, profile, &wb, &self.layout, &self.spots).ok()
+        });
         let crab = match fit_crab(frame, self, inputs, balance, models, view)? {
             Some(d) => Some(d),
             None => place.as_ref().and_then(|p| self.crab_as_read(p, models, view)),
