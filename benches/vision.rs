@@ -45,6 +45,11 @@ fn bench(c: &mut Criterion) {
     group.bench_function("report_with_referee", |b| {
         b.iter(|| black_box(analyzer.report(&frame.image, "frame", &ctx).ok()))
     });
+    // The per-pixel stage alone: the whole fine view labelled and coloured (several times the
+    // pixels of a frame's regions).
+    group.bench_function("label_whole_fine_view", |b| {
+        b.iter(|| black_box(analyzer.full_region(&frame.image).ok()))
+    });
     group.bench_function("reference_pass", |b| {
         b.iter(|| black_box(reference_pass(&frame.image).ok()))
     });

@@ -351,13 +351,12 @@ impl Analyzer {
         // The table's own colour, to know which pieces look like it.
         let table_bgr = median_bgr(reference, &rect.fine_valid)?;
         let table_colour = table_model(table_bgr);
-        let mut palette = Palette {
-            white_sum: profile
+        let mut palette = Palette::with_white_sum(
+            profile
                 .white_bgr
                 .map(|w| (w[0] + w[1] + w[2]) as f32)
                 .filter(|s| s.is_finite() && *s > 1.0),
-            ..Palette::default()
-        };
+        );
         let mut models = Vec::new();
         for (i, e) in catalog.pieces.iter().enumerate() {
             if e.piece == PieceKind::Bead {

@@ -110,14 +110,37 @@ impl ColourModel {
     /// How far a pixel is from this model (0 = a perfect match; about 1 = one noise sigma).
     /// `lightness` is the pixel's sum over white paper's, when the paper is known.
     pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> f32 {
-        let noise = CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0) + self.chroma_sigma;
-        let (d_chroma, t) = if self.is_neutral() {
-            (norm(sub(chroma, self.chroma)), 1.0)
+        let pixel = PixelReading::of(chroma, sum, rel_brightness, lightness);
+        self.distance_within(&pixel, &ModelConstants::of(self), f32::INFINITY)
+    }
+
+    /// [`ColourModel::distance`] of a pixel read once for every model, with this model's
+    /// constants; `INFINITY` once its chroma alone puts it further than `beyond`.
+    #[inline]
+    fn distance_within(&self, pixel: &PixelReading, k: &ModelConstants, beyond: f32) -> f32 {
+        let PixelReading {
+            chroma,
+            noise_floor,
+            rel_brightness,
+            lightness,
+        } = *pixel;
+        let noise = noise_floor + self.chroma_sigma;
+        let (off, t) = if k.neutral {
+            (sub(chroma, self.chroma), 1.0)
         } else {
-            let mm = dot(self.chroma, self.chroma);
-            let t = (dot(chroma, self.chroma) / mm).clamp(PALER_MIN, RICHER_MAX);
-            (norm(sub(chroma, scale(self.chroma, t))), t)
+            let t = (dot(chroma, self.chroma) / k.chroma_sq).clamp(PALER_MIN, RICHER_MAX);
+            (sub(chroma, scale(self.chroma, t)), t)
         };
+        // Far in chroma alone: decided without the square root (with room for its rounding).
+        let off_sq = dot(off, off);
+        let reach = beyond * noise;
+        if off_sq > reach * reach * BEYOND_ROUNDING {
+            return f32::INFINITY;
+        }
+        let d_chroma = off_sq.sqrt() / noise;
+        if d_chroma > beyond {
+            return f32::INFINITY;
+        }
         let [lo, hi] = self.brightness;
         let outside = if rel_brightness < lo {
             lo - rel_brightness
@@ -134,7 +157,49 @@ impl ColourModel {
             }
             _ => 0.0,
         };
-        d_chroma / noise + BRIGHTNESS_WEIGHT * outside + LIGHTNESS_WEIGHT * dark_or_light
+        d_chroma + BRIGHTNESS_WEIGHT * outside + LIGHTNESS_WEIGHT * dark_or_light
+    }
+}
+
+/// Slack on a squared distance compared before its square root is taken: far more than the
+/// rounding of either side, far less than anything a pixel's noise could tell.
+const BEYOND_ROUNDING: f32 = 1.0 + 1e-4;
+
+/// What [`ColourModel::distance`] needs of a pixel, whatever the model.
+#[derive(Debug, Clone, Copy)]
+struct PixelReading {
+    chroma: [f32; 3],
+    /// The pixel's own chroma noise (the model's spread is added to it).
+    noise_floor: f32,
+    rel_brightness: f32,
+    lightness: Option<f32>,
+}
+
+impl PixelReading {
+    fn of(chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> Self {
+        Self {
+            chroma,
+            noise_floor: CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0),
+            rel_brightness,
+            lightness,
+        }
+    }
+}
+
+/// What [`ColourModel::distance`] needs of a model, whatever the pixel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct ModelConstants {
+    neutral: bool,
+    /// The squared length of its chroma.
+    chroma_sq: f32,
+}
+
+impl ModelConstants {
+    fn of(m: &ColourModel) -> Self {
+        Self {
+            neutral: m.is_neutral(),
+            chroma_sq: dot(m.chroma, m.chroma),
+        }
     }
 }
 
@@ -176,11 +241,14 @@ pub(crate) fn norm(a: [f32; 3]) -> f32 {
 /// Every colour model in use, indexed by bit.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Palette {
+    /// Added by [`Palette::add`] only (it keeps each model's constants beside it).
     pub models: Vec<ColourModel>,
     /// `b + g + r` of the calibration board's white paper, when known (for lightness).
     pub white_sum: Option<f32>,
     /// A name per model, for messages (`"gold"`, `"captain/2"`).
     pub names: Vec<String>,
+    /// Per model, what its distances need of it alone (kept by [`Palette::add`]).
+    constants: Vec<ModelConstants>,
 }
 
 /// The colour models a pixel matches.
@@ -203,6 +271,14 @@ impl ColourSet {
 }
 
 impl Palette {
+    /// An empty palette whose pixels' lightness is measured against `white_sum`.
+    pub fn with_white_sum(white_sum: Option<f32>) -> Self {
+        Self {
+            white_sum,
+            ..Self::default()
+        }
+    }
+
     /// Adds a model (deduplicated by equality) and returns its bit.
     pub fn add(&mut self, model: ColourModel, name: &str) -> u32 {
         if let Some(i) = self.models.iter().position(|m| *m == model) {
@@ -211,6 +287,7 @@ impl Palette {
         if self.models.len() >= MAX_MODELS {
             return 0;
         }
+        self.constants.push(ModelConstants::of(&model));
         self.models.push(model);
         self.names.push(name.to_string());
         1 << (self.models.len() - 1)
@@ -220,13 +297,18 @@ impl Palette {
     /// (both 0 = none).
     pub fn classify(&self, bgr: [f32; 3], ref_sum: f32) -> PixelColours {
         let sum = bgr[0] + bgr[1] + bgr[2];
-        let chroma = chroma_of(bgr);
-        let rel = relative_brightness(sum, ref_sum);
-        let lightness = self.white_sum.map(|w| sum / w);
+        let pixel = PixelReading::of(
+            chroma_of(bgr),
+            sum,
+            relative_brightness(sum, ref_sum),
+            self.white_sum.map(|w| sum / w),
+        );
         let mut best = f32::INFINITY;
         let mut dist = [f32::INFINITY; MAX_MODELS];
-        for (i, m) in self.models.iter().enumerate() {
-            let d = m.distance(chroma, sum, rel, lightness);
+        // A model further than this in chroma alone is in neither mask, whatever the others.
+        let beyond = MAX_DISTANCE + TIGHT_MARGIN;
+        for (i, (m, k)) in self.models.iter().zip(&self.constants).enumerate() {
+            let d = m.distance_within(&pixel, k, beyond);
             dist[i] = d;
             best = best.min(d);
         }
@@ -391,5 +473,49 @@ mod tests {
         assert!(!set("chest").contains_any(o.compatible), "{o:?}");
         let b = palette.classify(brown, 540.0);
         assert!(set("chest").contains_any(b.best), "{b:?}");
+    }
+
+    /// [`Palette::classify`] as the definitions say: every model's full distance, then the
+    /// masks (the fast one skips what is far in chroma alone).
+    fn classify_plainly(palette: &Palette, bgr: [f32; 3], ref_sum: f32) -> PixelColours {
+        let sum = bgr[0] + bgr[1] + bgr[2];
+        let chroma = chroma_of(bgr);
+        let rel = relative_brightness(sum, ref_sum);
+        let lightness = palette.white_sum.map(|w| sum / w);
+        let dist: Vec<f32> = palette
+            .models
+            .iter()
+            .map(|m| m.distance(chroma, sum, rel, lightness))
+            .collect();
+        let best = dist.iter().copied().fold(f32::INFINITY, f32::min);
+        if best > MAX_DISTANCE {
+            return PixelColours::default();
+        }
+        let mut out = PixelColours::default();
+        for (i, &d) in dist.iter().enumerate() {
+            if d <= (best + MARGIN).min(MAX_DISTANCE) {
+                out.compatible |= 1 << i;
+            }
+            if d <= best + TIGHT_MARGIN {
+                out.best |= 1 << i;
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn classify_matches_every_models_full_distance(
+            b in 0.0f32..255.0,
+            g in 0.0f32..255.0,
+            r in 0.0f32..255.0,
+            ref_sum in 0.0f32..765.0,
+            white in proptest::option::of(300.0f32..765.0),
+        ) {
+            let (mut palette, _) = catalog_palette(&Catalog::default_catalog());
+            palette.white_sum = white;
+            let px = [b, g, r];
+            proptest::prop_assert_eq!(palette.classify(px, ref_sum), classify_plainly(&palette, px, ref_sum));
+        }
     }
 }
