@@ -4,11 +4,13 @@
 //! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
 //! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
 //! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
-//! `PROBE_DUMP=p26` also prints, on stderr, every piece pixel inside that missed piece's true
+//! `PROBE_DUMP=p26` also prints, on stderr, every piece and shadow pixel inside that missed piece's true
 //! silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
 //! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
 //! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds;
 //! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
+//! `PROBE_MODELS=1` prints how each model is weighed on the scene's table.
+//! `PROBE_FIRST_SEED=101` looks at the scenes of `octoref bench --seed 101` (seeds 101-130).
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
@@ -28,8 +30,14 @@ use opencv::prelude::*;
 
 fn main() -> anyhow::Result<()> {
     let seeds: Vec<u64> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
+    // PROBE_FIRST_SEED=101: the scenes of `octoref bench --seed 101` (tilts spread the same way).
+    let first_seed = std::env::var("PROBE_FIRST_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(BenchConfig::default().seed);
     let config = BenchConfig {
         scenes: 30,
+        seed: first_seed,
         ..BenchConfig::default()
     };
     let mut specs = scene_specs(&config);
@@ -87,6 +95,43 @@ fn main() -> anyhow::Result<()> {
         );
         let g = an.rectification().fine;
         println!("   fine grid origin {:?} mm/px {:.3}", g.origin_mm, g.mm_per_px);
+        if std::env::var_os("PROBE_MODELS").is_some() {
+            let mid = opencv::core::Rect::new(
+                sc.reference.cols() / 4,
+                sc.reference.rows() / 4,
+                sc.reference.cols() / 2,
+                sc.reference.rows() / 2,
+            );
+            let table = opencv::core::mean(
+                &opencv::core::Mat::roi(&sc.reference, mid)?,
+                &opencv::core::no_array(),
+            )?;
+            let table_sum = (table[0] + table[1] + table[2]) as f32;
+            println!(
+                "   table bgr [{:.0}, {:.0}, {:.0}] white sum {:?}: table lightness {:?} of white",
+                table[0],
+                table[1],
+                table[2],
+                an.palette().white_sum,
+                an.palette().white_sum.map(|w| table_sum / w)
+            );
+            for m in an.models() {
+                println!(
+                    "   model {:<14} table_like {} by_top {} body_out {} shadow_like {} paler {} table_hue {} min_q {:.2} w_table {:.2} w_shadow {:.2} twin {:?}",
+                    m.name,
+                    m.table_like,
+                    m.seen_by_top,
+                    m.body_stands_out,
+                    m.shadow_like,
+                    m.paler_table,
+                    m.table_hue,
+                    m.min_quality,
+                    m.table_weight,
+                    m.shadow_weight,
+                    m.lighter_twin
+                );
+            }
+        }
         for (fi, f) in sc.frames.iter().enumerate() {
             let (report, analysis) = an.report(&f.image, &f.truth.image, &ctx)?;
             if std::env::var_os("PROBE_LIST").is_some() {
@@ -543,7 +588,17 @@ fn main() -> anyhow::Result<()> {
                                     );
                                 }
                             }
-                            Label::Shadow => shadow += 1,
+                            Label::Shadow => {
+                                shadow += 1;
+                                if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
+                                    eprintln!(
+                                        "DUMP {} {} bgr {:?} shadow",
+                                        p % w,
+                                        p / w,
+                                        region.bgr[p].map(|v| v as i32)
+                                    );
+                                }
+                            }
                             _ => {}
                         }
                     });
