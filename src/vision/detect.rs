@@ -185,8 +185,9 @@ const KEPT: u16 = u16::MAX;
 /// least this share of the top's area.
 const MIN_TOP_SHARE: f64 = 0.35;
 /// ...unless its body alone explains at least this share of its silhouette (bare table weighing
-/// as little as it does for such a piece).
-const BODY_SEEN_QUALITY: f64 = 0.3;
+/// as little as it does for such a piece): a white captain on a pale grey table shows only the
+/// lit side of its body, a quarter to a third of its silhouette.
+const BODY_SEEN_QUALITY: f64 = 0.25;
 /// A piece placed by its body that way stands at most this share of its footprint inside a round
 /// piece found already (the octopus's white eyes, leaning past its outline, look like one).
 const MAX_SHARE_BODY_ON_SOLID: f64 = 0.1;
