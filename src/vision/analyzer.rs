@@ -293,6 +293,32 @@ fn paler_table(model: &ColourModel, table: &ColourModel) -> bool {
     (PALER_MIN..=1.0).contains(&t) && off < PALER_TABLE_MAX_OFF
 }
 
+/// Whether a chromatic piece colour, as dim as the table, passes for it (a chest or a gold bar
+/// on dark warm wood): the piece's faces turned from the light then look like bare table, and
+/// only its lit faces show. The colour is taken as white paper `white_bgr` shows it in the same
+/// light, scaled to the table's level, and labelled against the table as a frame pixel would be
+/// (on a dark table the labeller's noise margins span more of the colour).
+fn shaded_like_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 3]>) -> bool {
+    if ColourModel::of_srgb(colour).is_neutral() {
+        return false;
+    }
+    let white = white_bgr
+        .filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0))
+        .map_or([255.0; 3], |w| [w[0] as f32, w[1] as f32, w[2] as f32]);
+    let seen = [
+        colour.0[2] as f32 / 255.0 * white[0],
+        colour.0[1] as f32 / 255.0 * white[1],
+        colour.0[0] as f32 / 255.0 * white[2],
+    ];
+    let seen_sum = seen[0] + seen[1] + seen[2];
+    if seen_sum <= 0.0 {
+        return false;
+    }
+    let k = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / seen_sum;
+    let dimmed = [seen[0] * k, seen[1] * k, seen[2] * k];
+    super::labels::label(dimmed, table_bgr) == Label::Table
+}
+
 /// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
 /// neutral table (a shadow on a coloured table keeps its colour; a black piece does not).
 fn shadow_like(model: &ColourModel, table: &ColourModel) -> bool {
@@ -386,8 +412,9 @@ impl Analyzer {
             };
             // A taught piece's colours are those it shows on this table, washed-out faces
             // included.
-            let paler =
-                taught_models.is_none() && paler_table(&ColourModel::of_srgb(e.colour), &table_colour);
+            let paler = taught_models.is_none()
+                && (paler_table(&ColourModel::of_srgb(e.colour), &table_colour)
+                    || shaded_like_table(e.colour, table_bgr, profile.white_bgr));
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
                 .with_shadow_like(dark)
@@ -1064,6 +1091,24 @@ mod tests {
     }
     use crate::vision::evaluate::{score_frame, truth_report};
     use crate::vision::synthetic::{SyntheticScene, prepare};
+
+    #[test]
+    fn a_chest_or_gold_bar_as_dim_as_dark_wood_passes_for_it_but_not_for_grey() {
+        // Table medians and white paper read off bench scenes: dark warm wood, mid-grey.
+        let dark_wood = [30.0, 61.0, 98.0];
+        let grey = [131.0, 126.0, 132.0];
+        let white = Some([178.0, 182.0, 186.0]);
+        let chest = Srgb([0x8B, 0x5A, 0x2B]);
+        let gold = Srgb([0xC9, 0x96, 0x2B]);
+        assert!(shaded_like_table(chest, dark_wood, white));
+        assert!(shaded_like_table(gold, dark_wood, white));
+        assert!(!shaded_like_table(chest, grey, white));
+        assert!(!shaded_like_table(gold, grey, white));
+        // Other hues stand apart from the wood however dim; neutral pieces are never asked.
+        assert!(!shaded_like_table(Srgb([0x27, 0xC2, 0xD6]), dark_wood, white));
+        assert!(!shaded_like_table(Srgb([0x3F, 0xA3, 0x4D]), dark_wood, white));
+        assert!(!shaded_like_table(Srgb([0x2A, 0x2A, 0x2A]), grey, white));
+    }
 
     #[test]
     fn a_black_piece_looks_like_a_shadow_on_a_grey_table_only() {

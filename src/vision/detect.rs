@@ -220,8 +220,9 @@ pub struct Model {
     /// Its main colour looks like the table: bare table counts less against it, and less of
     /// its footprint need show.
     pub table_like: bool,
-    /// The table is a paler shade of its main colour (gold on light wood): a fit explaining
-    /// less of its silhouette is accepted, clear of other pieces.
+    /// The table is a paler shade of its main colour (gold on light wood), or its colour as dim
+    /// as the table passes for it (a chest on dark warm wood): a fit explaining less of its
+    /// silhouette is accepted, clear of other pieces.
     pub paler_table: bool,
     /// Its main colour is the table's hue, lighter (see [`Model::with_table_hue`]): a fit must
     /// show that colour over [`TABLE_HUE_MIN_MAIN_SHARE`] of its silhouette.
