@@ -299,9 +299,14 @@ fn paler_table(model: &ColourModel, table: &ColourModel) -> bool {
 /// light, scaled to the table's level, and labelled against the table as a frame pixel would be
 /// (on a dark table the labeller's noise margins span more of the colour).
 fn shaded_like_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 3]>) -> bool {
-    if ColourModel::of_srgb(colour).is_neutral() {
-        return false;
-    }
+    !ColourModel::of_srgb(colour).is_neutral() && passes_for_table(colour, table_bgr, white_bgr)
+}
+
+/// Whether a piece colour, as white paper `white_bgr` shows it and scaled to the table's
+/// level, is labelled bare table against it as a frame pixel would be. A white piece on a
+/// table nearly as light as the paper, a cream wood or a pale grey (a captain), passes for it
+/// though its chroma is off the table's: on such a table only its second colour tells it.
+fn passes_for_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 3]>) -> bool {
     let white = white_bgr
         .filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0))
         .map_or([255.0; 3], |w| [w[0] as f32, w[1] as f32, w[2] as f32]);
@@ -396,7 +401,13 @@ impl Analyzer {
             let colours = entry_colours(&mut palette, e, taught_models);
             let like = match taught_models {
                 Some(ms) => ms.iter().all(|m| table_like(m, &table_colour)),
-                None => table_like(&ColourModel::of_srgb(e.colour), &table_colour),
+                None => {
+                    let model = ColourModel::of_srgb(e.colour);
+                    table_like(&model, &table_colour)
+                        || (model.is_neutral()
+                            && model.brightness[0] > 0.5
+                            && passes_for_table(e.colour, table_bgr, profile.white_bgr))
+                }
             };
             let stands_out = taught_models.is_none()
                 && palette
@@ -1108,6 +1119,16 @@ mod tests {
         assert!(!shaded_like_table(Srgb([0x27, 0xC2, 0xD6]), dark_wood, white));
         assert!(!shaded_like_table(Srgb([0x3F, 0xA3, 0x4D]), dark_wood, white));
         assert!(!shaded_like_table(Srgb([0x2A, 0x2A, 0x2A]), grey, white));
+    }
+
+    #[test]
+    fn a_white_captain_passes_for_cream_wood_but_not_for_mid_or_dark_wood() {
+        // Table medians and white paper read off bench scenes.
+        let captain = Srgb([0xF2, 0xEF, 0xE6]);
+        let white = Some([190.0, 195.0, 200.0]);
+        assert!(passes_for_table(captain, [159.0, 183.0, 213.0], white));
+        assert!(!passes_for_table(captain, [91.0, 125.0, 177.0], white));
+        assert!(!passes_for_table(captain, [30.0, 61.0, 98.0], white));
     }
 
     #[test]
