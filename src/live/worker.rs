@@ -353,6 +353,12 @@ impl Engine {
                 Ok(r) => cal.reference = r,
                 Err(e) => self.analysis_failed = Some(format!("relighting the reference: {e}")),
             }
+            // The board's white paper, which vision weighs pieces' lightness against, is in
+            // the same new light.
+            cal.profile.white_bgr = cal
+                .profile
+                .white_bgr
+                .map(|w| [0, 1, 2].map(|c| w[c] * self.light_gains.bgr[c]));
         }
         match Vision::new(cal, &self.catalog, &self.taught) {
             Ok(v) => self.vision = v,

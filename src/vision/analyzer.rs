@@ -70,6 +70,9 @@ const SAME_HUE_COS: f32 = 0.98;
 const TWIN_MIN_LIGHTNESS_RATIO: f32 = 1.5;
 /// Points sampled along the string for that test.
 const STRING_SAMPLES: usize = 400;
+/// The level (8-bit, per channel) white paper is taken to read when [`passes_for_table`] asks
+/// whether a piece passes for the table: a webcam's automatic exposure puts the paper at 180-240.
+const LIKENESS_PAPER_LEVEL: f32 = 200.0;
 /// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
 /// a paler shade of it (see [`paler_table`]): light wood is a washed-out gold to within ~0.01.
 const PALER_TABLE_MAX_OFF: f32 = 0.025;
@@ -302,26 +305,30 @@ fn shaded_like_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 
     !ColourModel::of_srgb(colour).is_neutral() && passes_for_table(colour, table_bgr, white_bgr)
 }
 
-/// Whether a piece colour, as white paper `white_bgr` shows it and scaled to the table's
-/// level, is labelled bare table against it as a frame pixel would be. A white piece on a
-/// table nearly as light as the paper, a cream wood or a pale grey (a captain), passes for it
-/// though its chroma is off the table's: on such a table only its second colour tells it.
+/// Whether a piece colour, scaled to the table's level, is labelled bare table against it as a
+/// frame pixel would be. A white piece on a table nearly as light as the paper, a cream wood or a
+/// pale grey (a captain), passes for it though its chroma is off the table's: on such a table
+/// only its second colour tells it. Both are taken relative to white paper `white_bgr` in the
+/// same light, exposed at [`LIKENESS_PAPER_LEVEL`], so the answer does not change with the room's
+/// light (the live referee relights the paper with the reference).
 fn passes_for_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 3]>) -> bool {
-    let white = white_bgr
-        .filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0))
-        .map_or([255.0; 3], |w| [w[0] as f32, w[1] as f32, w[2] as f32]);
-    let seen = [
-        colour.0[2] as f32 / 255.0 * white[0],
-        colour.0[1] as f32 / 255.0 * white[1],
-        colour.0[0] as f32 / 255.0 * white[2],
-    ];
+    let table = match white_bgr.filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0)) {
+        Some(w) => [0, 1, 2].map(|c| table_bgr[c] / w[c] as f32 * LIKENESS_PAPER_LEVEL),
+        None => table_bgr,
+    };
+    let paper = if white_bgr.is_some() {
+        LIKENESS_PAPER_LEVEL
+    } else {
+        255.0
+    };
+    let seen = [2, 1, 0].map(|c| colour.0[c] as f32 / 255.0 * paper);
     let seen_sum = seen[0] + seen[1] + seen[2];
     if seen_sum <= 0.0 {
         return false;
     }
-    let k = (table_bgr[0] + table_bgr[1] + table_bgr[2]) / seen_sum;
-    let dimmed = [seen[0] * k, seen[1] * k, seen[2] * k];
-    super::labels::label(dimmed, table_bgr) == Label::Table
+    let k = (table[0] + table[1] + table[2]) / seen_sum;
+    let dimmed = seen.map(|v| v * k);
+    super::labels::label(dimmed, table) == Label::Table
 }
 
 /// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
@@ -1129,6 +1136,29 @@ mod tests {
         assert!(passes_for_table(captain, [159.0, 183.0, 213.0], white));
         assert!(!passes_for_table(captain, [91.0, 125.0, 177.0], white));
         assert!(!passes_for_table(captain, [30.0, 61.0, 98.0], white));
+    }
+
+    #[test]
+    fn whether_a_piece_passes_for_the_table_does_not_change_with_the_light() {
+        let gold = Srgb([0xC9, 0x96, 0x2B]);
+        let captain = Srgb([0xF2, 0xEF, 0xE6]);
+        let tables = [[30.0, 61.0, 98.0], [47.0, 66.0, 99.0], [159.0, 183.0, 213.0]];
+        let white = [178.0, 182.0, 186.0];
+        for table in tables {
+            for colour in [gold, captain] {
+                let before = passes_for_table(colour, table, Some(white));
+                // Half the light, and a warm lamp: table and paper change alike.
+                for gains in [[0.5f32, 0.5, 0.5], [0.8, 1.0, 1.25]] {
+                    let lit_table = [0, 1, 2].map(|c| table[c] * gains[c]);
+                    let lit_white = [0, 1, 2].map(|c| white[c] * f64::from(gains[c]));
+                    assert_eq!(
+                        passes_for_table(colour, lit_table, Some(lit_white)),
+                        before,
+                        "{colour:?} on {table:?} under gains {gains:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
