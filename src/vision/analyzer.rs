@@ -312,14 +312,13 @@ fn shaded_like_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 
 /// same light, exposed at [`LIKENESS_PAPER_LEVEL`], so the answer does not change with the room's
 /// light (the live referee relights the paper with the reference).
 fn passes_for_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Option<[f64; 3]>) -> bool {
-    let table = match white_bgr.filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0)) {
-        Some(w) => [0, 1, 2].map(|c| table_bgr[c] / w[c] as f32 * LIKENESS_PAPER_LEVEL),
-        None => table_bgr,
-    };
-    let paper = if white_bgr.is_some() {
-        LIKENESS_PAPER_LEVEL
-    } else {
-        255.0
+    // Without a usable paper reading, the frame's own levels, the paper taken as full scale.
+    let (table, paper) = match white_bgr.filter(|w| w.iter().all(|v| v.is_finite() && *v > 1.0)) {
+        Some(w) => (
+            [0, 1, 2].map(|c| table_bgr[c] / w[c] as f32 * LIKENESS_PAPER_LEVEL),
+            LIKENESS_PAPER_LEVEL,
+        ),
+        None => (table_bgr, 255.0),
     };
     let seen = [2, 1, 0].map(|c| colour.0[c] as f32 / 255.0 * paper);
     let seen_sum = seen[0] + seen[1] + seen[2];
