@@ -62,6 +62,8 @@ pub const BODY_STANDS_OUT_RATIO: f32 = 1.15;
 /// A piece colour this close to the table's chroma looks like the table (see [`table_like`],
 /// [`lighter_of_table_hue`]).
 const TABLE_LIKE_CHROMA: f32 = 0.05;
+/// ...when it is never darker than this share of the table's brightness (see [`light`]).
+const TABLE_LIKE_MIN_BRIGHTNESS: f32 = 0.5;
 /// Two chromatic colours whose chromas point within this cosine of each other are one hue...
 const SAME_HUE_COS: f32 = 0.98;
 /// ...and the lighter one tells a piece of the darker apart when it is at least this many times
@@ -211,7 +213,14 @@ fn table_model(bgr: [f32; 3]) -> ColourModel {
 
 /// Whether a colour looks like the table (so bare table under a piece tells little).
 fn table_like(model: &ColourModel, table: &ColourModel) -> bool {
-    chroma_distance(model, table) < TABLE_LIKE_CHROMA && model.brightness[0] > 0.5
+    chroma_distance(model, table) < TABLE_LIKE_CHROMA && light(model)
+}
+
+/// Whether a colour shows at least [`TABLE_LIKE_MIN_BRIGHTNESS`] of the table's brightness
+/// wherever it is seen: only such a colour can look like the table (a white captain, not a
+/// black die nor a chromatic piece's shaded side).
+fn light(model: &ColourModel) -> bool {
+    model.brightness[0] > TABLE_LIKE_MIN_BRIGHTNESS
 }
 
 /// Whether a chromatic piece colour is the table's hue, and lighter than it (the island's sand
@@ -411,7 +420,7 @@ impl Analyzer {
                     let model = ColourModel::of_srgb(e.colour);
                     table_like(&model, &table_colour)
                         || (model.is_neutral()
-                            && model.brightness[0] > 0.5
+                            && light(&model)
                             && passes_for_table(e.colour, table_bgr, profile.white_bgr))
                 }
             };
