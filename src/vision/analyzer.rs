@@ -414,13 +414,13 @@ impl Analyzer {
             }
             let taught_models = taught.colours(&e.name);
             let colours = entry_colours(&mut palette, e, taught_models);
+            let catalog_model = ColourModel::of_srgb(e.colour);
             let like = match taught_models {
                 Some(ms) => ms.iter().all(|m| table_like(m, &table_colour)),
                 None => {
-                    let model = ColourModel::of_srgb(e.colour);
-                    table_like(&model, &table_colour)
-                        || (model.is_neutral()
-                            && light(&model)
+                    table_like(&catalog_model, &table_colour)
+                        || (catalog_model.is_neutral()
+                            && light(&catalog_model)
                             && passes_for_table(e.colour, table_bgr, profile.white_bgr))
                 }
             };
@@ -434,12 +434,12 @@ impl Analyzer {
                     .is_some_and(|w| lighter_of_table_hue(e.colour, &table_colour, table_bgr, w));
             let dark = match taught_models {
                 Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
-                None => shadow_like(&ColourModel::of_srgb(e.colour), &table_colour),
+                None => shadow_like(&catalog_model, &table_colour),
             };
             // A taught piece's colours are those it shows on this table, washed-out faces
             // included.
             let paler = taught_models.is_none()
-                && (paler_table(&ColourModel::of_srgb(e.colour), &table_colour)
+                && (paler_table(&catalog_model, &table_colour)
                     || shaded_like_table(e.colour, table_bgr, profile.white_bgr));
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
