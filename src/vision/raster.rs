@@ -28,8 +28,10 @@ pub struct WeightMap {
     pub origin_mm: PointMm,
     pub mm_per_px: f64,
     weights: Vec<f32>,
-    /// Per row: `width + 1` prefix sums (`prefix[j][i]` = sum of weights `0..i`).
-    prefix: Vec<f32>,
+    /// Per row: `width + 1` cells, each a prefix sum and the weight that follows it
+    /// (`cells[j][i]` = sum of weights `0..i`, then weight `i`, 0 past the row's end), side by
+    /// side so that a span's end reads one cell.
+    cells: Vec<[f32; 2]>,
     /// See [`WeightMap::score_bound`].
     score_bound: f64,
     /// What a cup's inside may show, when silhouettes with a mouth are scored on this map.
@@ -60,7 +62,7 @@ pub struct ScoreScratch {
 
 impl WeightMap {
     pub fn new(width: usize, height: usize, origin_mm: PointMm, mm_per_px: f64, weights: Vec<f32>) -> Self {
-        let mut prefix = vec![0.0f32; height * (width + 1)];
+        let mut cells = vec![[0.0f32; 2]; height * (width + 1)];
         // See [`WeightMap::score_bound`]: a score integrates merged, disjoint spans per
         // sub-row, each the difference of the row's integral function ([`Row::up_to`]) at its
         // ends, so over a sub-row they sum to at most the function's rise along the row: its
@@ -71,15 +73,15 @@ impl WeightMap {
         let (mut bound, mut magnitude) = (0.0f64, 0.0f64);
         for j in 0..height {
             let row = &weights[j * width..(j + 1) * width];
-            let p = &mut prefix[j * (width + 1)..(j + 1) * (width + 1)];
+            let c = &mut cells[j * (width + 1)..(j + 1) * (width + 1)];
             let (mut acc, mut positive, mut absolute) = (0.0f32, 0.0f32, 0.0f32);
             for (i, &w) in row.iter().enumerate() {
-                p[i] = acc;
+                c[i] = [acc, w];
                 acc += w;
                 positive += w.max(0.0);
                 absolute += w.abs();
             }
-            p[width] = acc;
+            c[width] = [acc, 0.0];
             bound += f64::from(positive) + ROW_ROUNDING * width as f64 * f64::from(absolute);
             magnitude += f64::from(absolute);
         }
@@ -89,7 +91,7 @@ impl WeightMap {
             origin_mm,
             mm_per_px,
             weights,
-            prefix,
+            cells,
             score_bound: bound + SCORE_BOUND_SLACK * (1.0 + magnitude),
             mouths: None,
             held: None,
@@ -185,12 +187,12 @@ impl WeightMap {
         self.weights[j * self.width + i]
     }
 
-    /// Row `j`'s prefix sums and weights, for [`row_integral`].
+    /// Row `j`'s cells, for [`Row::integral`].
     fn row(&self, j: usize) -> Row<'_> {
         let w = self.width;
         Row {
-            prefix: &self.prefix[j * (w + 1)..(j + 1) * (w + 1)],
-            weights: &self.weights[j * w..(j + 1) * w],
+            cells: &self.cells[j * (w + 1)..(j + 1) * (w + 1)],
+            width: w,
         }
     }
 
@@ -219,6 +221,13 @@ impl WeightMap {
 
     /// The spans of `sil` at `offset`, for [`WeightMap::score_moved`].
     pub fn spans_of(&self, sil: &Silhouette, offset: PointMm, scratch: &mut ScoreScratch) -> MovedSpans {
+        MovedSpans {
+            phases: vec![self.phase_at(sil, offset, scratch)],
+        }
+    }
+
+    /// `sil`'s spans found at `offset`: its body on the map, its mouth on the losses layer.
+    fn phase_at(&self, sil: &Silhouette, offset: PointMm, scratch: &mut ScoreScratch) -> Phase {
         let mut body = Spans::default();
         self.find_spans(&sil.polygons, offset, scratch, &mut body);
         let mouth = match (&sil.mouth, &self.mouths) {
@@ -231,31 +240,49 @@ impl WeightMap {
             }
             _ => None,
         };
-        MovedSpans { body, mouth }
+        Phase { body, mouth }
     }
 
     /// [`WeightMap::score_silhouette`] of `sil` at `offset`, from its spans found nearby
     /// ([`WeightMap::spans_of`]) when the move keeps them on the map's sub-rows (any move
     /// across, a move up or down by whole sub-rows): a translation search then integrates the
-    /// same spans again instead of walking the silhouette's edges. The result equals a fresh
-    /// score to rounding (the spans' ends are moved rather than found at the moved edges).
+    /// same spans again instead of walking the silhouette's edges. A move up or down by a
+    /// fraction of a sub-row finds the spans afresh and keeps them beside the others (up to
+    /// [`MAX_PHASES`] sets), so a search stepping a quarter of a pixel walks the edges once per
+    /// fraction, not once per step. The result equals a fresh score to rounding (the spans' ends
+    /// are moved rather than found at the moved edges), and is a fresh score bit for bit where
+    /// the spans are found afresh.
     pub fn score_moved(
         &self,
         sil: &Silhouette,
-        spans: &MovedSpans,
+        spans: &mut MovedSpans,
         offset: PointMm,
         scratch: &mut ScoreScratch,
     ) -> f64 {
-        let Some((dx, shift)) = spans.body.move_to(self, offset) else {
+        for phase in &spans.phases {
+            if let Some(score) = self.score_phase(phase, offset) {
+                return score;
+            }
+        }
+        if spans.phases.len() >= MAX_PHASES {
             return self.score_silhouette(sil, offset, scratch);
-        };
-        let body = self.integrate(&spans.body, dx, shift);
-        match (&spans.mouth, &self.mouths) {
-            (Some(mouth), Some(layers)) => match mouth.move_to(&layers.losses, offset) {
-                Some((dx, shift)) => body - layers.losses.integrate(mouth, dx, shift),
-                None => self.score_silhouette(sil, offset, scratch),
-            },
-            _ => body,
+        }
+        let phase = self.phase_at(sil, offset, scratch);
+        let score = self.score_phase(&phase, offset);
+        spans.phases.push(phase);
+        score.unwrap_or_else(|| self.score_silhouette(sil, offset, scratch))
+    }
+
+    /// The score of `phase`'s spans moved to `offset`, when they can make the move.
+    fn score_phase(&self, phase: &Phase, offset: PointMm) -> Option<f64> {
+        let (dx, shift) = phase.body.move_to(self, offset)?;
+        let body = self.integrate(&phase.body, dx, shift);
+        match (&phase.mouth, &self.mouths) {
+            (Some(mouth), Some(layers)) => {
+                let (dx, shift) = mouth.move_to(&layers.losses, offset)?;
+                Some(body - layers.losses.integrate(mouth, dx, shift))
+            }
+            _ => Some(body),
         }
     }
 
@@ -354,6 +381,8 @@ impl WeightMap {
             }
             if single {
                 out.k0 = k0;
+                out.ends.reserve(len);
+                out.spans.reserve(len);
                 for (&a, &b) in scratch.lo.iter().zip(&scratch.hi) {
                     if a < b {
                         out.spans.push((a, b));
@@ -374,6 +403,8 @@ impl WeightMap {
             return;
         }
         out.k0 = k_min;
+        out.ends.reserve(k_max - k_min + 1);
+        out.spans.reserve(k_max - k_min + 1);
         for k in k_min..=k_max {
             let iv = &mut scratch.intervals[k];
             if !iv.is_empty() {
@@ -464,19 +495,30 @@ impl Spans {
 /// span's ends by far less than the rounding of the weights).
 const WHOLE_SUB_ROW_TOLERANCE: f64 = 1e-6;
 
-/// A silhouette's spans, for [`WeightMap::score_moved`]: its body on the map, its mouth on the
-/// map's losses layer when the map has one.
+/// Most sets of spans a [`MovedSpans`] keeps, each found at its own fraction of a sub-row: a
+/// search down to an eighth of a millimetre on a one-millimetre map steps through four.
+const MAX_PHASES: usize = 4;
+
+/// A silhouette's spans, for [`WeightMap::score_moved`]: one set per fraction of a sub-row it
+/// was found at.
 #[derive(Debug, Clone)]
 pub struct MovedSpans {
+    phases: Vec<Phase>,
+}
+
+/// A silhouette's spans found at one offset: its body on the map, its mouth on the map's losses
+/// layer when the map has one.
+#[derive(Debug, Clone)]
+struct Phase {
     body: Spans,
     mouth: Option<Spans>,
 }
 
-/// One row of a [`WeightMap`]: its weights and their `width + 1` prefix sums.
+/// One row of a [`WeightMap`]: its `width + 1` cells (prefix sum, weight).
 #[derive(Clone, Copy)]
 struct Row<'a> {
-    prefix: &'a [f32],
-    weights: &'a [f32],
+    cells: &'a [[f32; 2]],
+    width: usize,
 }
 
 impl Row<'_> {
@@ -489,18 +531,18 @@ impl Row<'_> {
     /// The integral from `t = -0.5` (the row's left edge) to `t`, clipped to the row.
     #[inline(always)]
     fn up_to(self, t: f64) -> f64 {
-        let w = self.weights.len();
-        let u = t.clamp(-0.5, w as f64 - 0.5) + 0.5;
-        // `u` lies in [0, w] (or is NaN, which converts to 0 as `floor` would): the conversion
-        // is its floor, without a libm call (a signed one: a single instruction).
+        let w = self.width;
+        // `t + 0.5` clipped to [0, w]: as `t.clamp(-0.5, w - 0.5) + 0.5` to the bit (both add
+        // 0.5 to `t` inside the row and give the ends exactly), without `clamp`'s check of its
+        // bounds; a NaN `t` gives 0 (the row's left edge).
+        let u = (t + 0.5).max(0.0).min(w as f64);
+        // `u` lies in [0, w]: the conversion is its floor, without a libm call.
         let k = u as i64;
         let frac = u - k as f64;
         let k = (k as usize).min(w);
-        let base = self.prefix.get(k).copied().unwrap_or(0.0) as f64;
-        match self.weights.get(k) {
-            Some(&wk) => base + frac * wk as f64,
-            None => base,
-        }
+        // Past the row's end the cell's weight is 0 (and `frac` is 0 there too).
+        let [base, wk] = self.cells.get(k).copied().unwrap_or([0.0; 2]);
+        base as f64 + frac * wk as f64
     }
 }
 
@@ -551,7 +593,7 @@ mod tests {
             let u = t.clamp(-0.5, w as f64 - 0.5) + 0.5;
             let k = (u.floor() as usize).min(w);
             let frac = u - k as f64;
-            let base = map.prefix[j * (w + 1) + k] as f64;
+            let base = map.cells[j * (w + 1) + k][0] as f64;
             if k < w {
                 base + frac * map.weights[j * w + k] as f64
             } else {
@@ -666,16 +708,26 @@ mod tests {
             };
             let at = PointMm::new(dx, dy);
             let mut s = ScoreScratch::default();
-            let spans = map.spans_of(&sil, at, &mut s);
+            let mut spans = map.spans_of(&sil, at, &mut s);
             // Where they were found, the spans score exactly as the silhouette does.
-            let here = map.score_moved(&sil, &spans, at, &mut s);
+            let here = map.score_moved(&sil, &mut spans, at, &mut s);
             prop_assert_eq!(here.to_bits(), map.score_silhouette(&sil, at, &mut s).to_bits());
             // Moved across, by whole sub-rows up or down, or by a fraction of one.
             let down = sub_rows as f64 * scale / SUB_ROWS as f64 + if fraction { 0.1 * scale } else { 0.0 };
             let to = at + PointMm::new(mx, down);
-            let moved = map.score_moved(&sil, &spans, to, &mut s);
+            let moved = map.score_moved(&sil, &mut spans, to, &mut s);
             let fresh = map.score_silhouette(&sil, to, &mut s);
             prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {}", moved, fresh);
+            // Moves by fractions of a sub-row keep spans of their own, and later moves by the
+            // same fractions reuse them: every score is still a fresh one's.
+            for k in 1..=6 {
+                let step = k as f64 * scale / (4.0 * SUB_ROWS as f64);
+                let to = at + PointMm::new(mx * 0.5 - k as f64 * 0.3, down + step);
+                let moved = map.score_moved(&sil, &mut spans, to, &mut s);
+                let fresh = map.score_silhouette(&sil, to, &mut s);
+                prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {} at {}", moved, fresh, k);
+            }
+            prop_assert!(spans.phases.len() <= MAX_PHASES);
         }
 
         #[test]
@@ -699,9 +751,9 @@ mod tests {
             // Freshly, raw rings and hulls alike, and moved from spans found nearby.
             prop_assert!(map.score(&polys, at, &mut s) <= bound);
             prop_assert!(map.score_silhouette(&sil, at, &mut s) <= bound);
-            let spans = map.spans_of(&sil, at, &mut s);
+            let mut spans = map.spans_of(&sil, at, &mut s);
             let to = at + PointMm::new(mx, sub_rows as f64 * scale / SUB_ROWS as f64);
-            prop_assert!(map.score_moved(&sil, &spans, to, &mut s) <= bound);
+            prop_assert!(map.score_moved(&sil, &mut spans, to, &mut s) <= bound);
             // The bound is tight: all of a map's positive weight is one silhouette's reach.
             let positive: f64 = map.weights.iter().map(|&v| f64::from(v.max(0.0))).sum();
             let absolute: f64 = map.weights.iter().map(|&v| f64::from(v.abs())).sum();
