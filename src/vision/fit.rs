@@ -260,7 +260,7 @@ pub fn grid_poses(
         if sil.polygons.is_empty() {
             continue;
         }
-        let spans = map.spans_of(&sil, PointMm::default(), scratch);
+        let mut spans = map.spans_of(&sil, PointMm::default(), scratch);
         let mut best: Option<(f64, PointMm)> = None;
         for j in -n..=n {
             for i in -n..=n {
@@ -268,7 +268,7 @@ pub fn grid_poses(
                 if d.dot(d) > r2 {
                     continue;
                 }
-                let score = map.score_moved(&sil, &spans, d, scratch);
+                let score = map.score_moved(&sil, &mut spans, d, scratch);
                 if best.is_none_or(|b| score > b.0) {
                     best = Some((score, d));
                 }
@@ -342,8 +342,8 @@ fn translate_search(
     scratch: &mut ScoreScratch,
 ) -> (Pose2, f64, Silhouette) {
     let mut off = offset;
-    let spans = map.spans_of(sil, off, scratch);
-    let mut best = map.score_moved(sil, &spans, off, scratch);
+    let mut spans = map.spans_of(sil, off, scratch);
+    let mut best = map.score_moved(sil, &mut spans, off, scratch);
     let mut seen = Seen::default();
     let mut step = step;
     let stop = step / 4.0 - 1e-9;
@@ -358,7 +358,7 @@ fn translate_search(
                 }
                 let d = PointMm::new(dx * step, dy * step);
                 let to = off + d;
-                let sc = seen.score(Seen::at(to), || map.score_moved(sil, &spans, to, scratch));
+                let sc = seen.score(Seen::at(to), || map.score_moved(sil, &mut spans, to, scratch));
                 if sc > best + 1e-9 {
                     best = sc;
                     off = off + d;
@@ -401,7 +401,7 @@ fn joint_search(
     // The silhouette was computed at `cur.center_mm - off`.
     let mut off = PointMm::default();
     let mut spans = map.spans_of(&sil, off, scratch);
-    let mut best = map.score_moved(&sil, &spans, off, scratch);
+    let mut best = map.score_moved(&sil, &mut spans, off, scratch);
     // Translations of the current silhouette, and turns (silhouettes of their own) by pose.
     let mut moves = Seen::default();
     let mut turns = Seen::default();
@@ -420,7 +420,7 @@ fn joint_search(
                     }
                     let d = PointMm::new(dx * step, dy * step);
                     let to = off + d;
-                    let sc = moves.score(Seen::at(to), || map.score_moved(&sil, &spans, to, scratch));
+                    let sc = moves.score(Seen::at(to), || map.score_moved(&sil, &mut spans, to, scratch));
                     if sc > best + 1e-9 {
                         best = sc;
                         off = off + d;
@@ -437,20 +437,28 @@ fn joint_search(
                         ..cur
                     };
                     let key = Seen::turned(&trial);
+                    // A turn's spans are found to score it, and kept should the turn be taken.
                     let (sc, ts) = match turns.get(key) {
                         Some(sc) => (sc, None),
                         None => {
                             let ts = Silhouette::of(solid, &trial, view);
-                            let sc = map.score_silhouette(&ts, PointMm::default(), scratch);
+                            let mut ts_spans = map.spans_of(&ts, PointMm::default(), scratch);
+                            let sc = map.score_moved(&ts, &mut ts_spans, PointMm::default(), scratch);
                             turns.insert(key, sc);
-                            (sc, Some(ts))
+                            (sc, Some((ts, ts_spans)))
                         }
                     };
                     if sc > best + 1e-9 {
                         best = sc;
                         cur = trial;
-                        sil = ts.unwrap_or_else(|| Silhouette::of(solid, &trial, view));
-                        spans = map.spans_of(&sil, PointMm::default(), scratch);
+                        (sil, spans) = match ts {
+                            Some(found) => found,
+                            None => {
+                                let ts = Silhouette::of(solid, &trial, view);
+                                let ts_spans = map.spans_of(&ts, PointMm::default(), scratch);
+                                (ts, ts_spans)
+                            }
+                        };
                         moves.clear();
                         off = PointMm::default();
                         moved = true;
@@ -463,7 +471,7 @@ fn joint_search(
                 moves.clear();
                 off = PointMm::default();
                 spans = map.spans_of(&sil, off, scratch);
-                best = map.score_moved(&sil, &spans, off, scratch);
+                best = map.score_moved(&sil, &mut spans, off, scratch);
                 back = None;
             }
             if !moved {
