@@ -2303,11 +2303,15 @@ fn is_solid(m: &Model) -> bool {
     m.round && m.kind != PieceKind::Treasure && !m.carries_treasures()
 }
 
-/// Calls `f` with every region pixel whose centre lies inside the union of `polygons`.
+/// Calls `f` with every region pixel whose centre lies inside the union of `polygons`, once
+/// each, row by row from the top and left to right along a row.
 pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl FnMut(usize)) {
-    let mut inside = vec![false; 0];
+    // Per polygon and row, the run of columns whose centres lie inside: (row, first, last).
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut px: Vec<(f64, f64)> = Vec::new();
     for poly in polygons {
-        let px: Vec<(f64, f64)> = poly.iter().map(|&q| region.mm_to_px(q)).collect();
+        px.clear();
+        px.extend(poly.iter().map(|&q| region.mm_to_px(q)));
         let (ymin, ymax) = px.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.1), b.max(p.1))
         });
@@ -2320,9 +2324,6 @@ pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl F
             continue;
         }
         let j1 = j1 as usize;
-        if inside.is_empty() {
-            inside = vec![false; region.len()];
-        }
         for j in j0..=j1 {
             let y = j as f64;
             let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -2340,16 +2341,26 @@ pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl F
             }
             let i0 = lo.ceil().max(0.0) as usize;
             let i1 = hi.floor().min(region.width as f64 - 1.0);
-            if i1 < 0.0 {
+            if i1 < 0.0 || i0 > i1 as usize {
                 continue;
             }
-            for i in i0..=(i1 as usize) {
-                let p = j * region.width + i;
-                if !inside[p] {
-                    inside[p] = true;
-                    f(p);
-                }
-            }
+            runs.push((j, i0, i1 as usize));
+        }
+    }
+    // The polygons' runs merged row by row: each pixel once, without a mark per region pixel.
+    if polygons.len() > 1 {
+        runs.sort_unstable();
+    }
+    let mut k = 0;
+    while k < runs.len() {
+        let (j, first, mut last) = runs[k];
+        k += 1;
+        while k < runs.len() && runs[k].0 == j && runs[k].1 <= last + 1 {
+            last = last.max(runs[k].2);
+            k += 1;
+        }
+        for i in first..=last {
+            f(j * region.width + i);
         }
     }
 }
@@ -2394,21 +2405,36 @@ pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> O
 /// The unexplained pixels of `pixels` (region indices), in 8-connected pieces of at least
 /// [`MIN_SEED_OWN_PX`].
 fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
-    let (w, h) = (region.width, region.height);
-    let mut member = vec![false; region.len()];
+    let w = region.width;
+    // Marks over the pixels' bounding box only: a seed is small beside its region.
+    let Some((bx0, by0, bx1, by1)) =
+        pixels
+            .iter()
+            .fold(None, |b: Option<(usize, usize, usize, usize)>, &p| {
+                let (i, j) = (p % w, p / w);
+                Some(b.map_or((i, j, i, j), |(x0, y0, x1, y1)| {
+                    (x0.min(i), y0.min(j), x1.max(i), y1.max(j))
+                }))
+            })
+    else {
+        return Vec::new();
+    };
+    let bw = bx1 - bx0 + 1;
+    let slot = |p: usize| (p / w - by0) * bw + (p % w - bx0);
+    let mut member = vec![false; bw * (by1 - by0 + 1)];
     for &p in pixels {
         if explained[p] == 0 {
-            member[p] = true;
+            member[slot(p)] = true;
         }
     }
     let mut out = Vec::new();
     let mut stack = Vec::new();
     for &start in pixels {
-        if !member[start] {
+        if !member[slot(start)] {
             continue;
         }
         let mut comp = Vec::new();
-        member[start] = false;
+        member[slot(start)] = false;
         stack.push(start);
         while let Some(p) = stack.pop() {
             comp.push(p);
@@ -2416,12 +2442,12 @@ fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>
             for dj in -1i64..=1 {
                 for di in -1i64..=1 {
                     let (ni, nj) = (i as i64 + di, j as i64 + dj);
-                    if ni < 0 || nj < 0 || ni >= w as i64 || nj >= h as i64 {
+                    if ni < bx0 as i64 || nj < by0 as i64 || ni > bx1 as i64 || nj > by1 as i64 {
                         continue;
                     }
                     let q = nj as usize * w + ni as usize;
-                    if member[q] {
-                        member[q] = false;
+                    if member[slot(q)] {
+                        member[slot(q)] = false;
                         stack.push(q);
                     }
                 }
@@ -2653,6 +2679,73 @@ mod tests {
             PointMm::new(x0 + side, y0 + side),
             PointMm::new(x0, y0 + side),
         ])
+    }
+
+    /// [`for_each_inside`] as first written: polygon by polygon, a mark per region pixel.
+    fn plain_inside(region: &Region, polygons: &[Vec<PointMm>]) -> Vec<usize> {
+        let mut inside = vec![false; region.len()];
+        let mut out = Vec::new();
+        for poly in polygons {
+            let px: Vec<(f64, f64)> = poly.iter().map(|&q| region.mm_to_px(q)).collect();
+            for j in 0..region.height {
+                let y = j as f64;
+                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+                for e in 0..px.len() {
+                    let (a, b) = (px[e], px[(e + 1) % px.len()]);
+                    if (a.1 <= y) != (b.1 <= y) {
+                        let x = a.0 + (y - a.1) * (b.0 - a.0) / (b.1 - a.1);
+                        lo = lo.min(x);
+                        hi = hi.max(x);
+                    }
+                }
+                for i in 0..region.width {
+                    let x = i as f64;
+                    let p = j * region.width + i;
+                    if lo <= hi && x >= lo.ceil() && x <= hi.floor() && !inside[p] {
+                        inside[p] = true;
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_pixel_inside_overlapping_polygons_is_visited_once_row_by_row() {
+        let (region, _) = canon_read_as_shadow();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |scale: f64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64 * scale
+        };
+        let (w, h) = (region.width as f64, region.height as f64);
+        for _ in 0..300 {
+            let polygons: Vec<Vec<PointMm>> = (0..1 + (next(4.0) as usize))
+                .map(|_| {
+                    let (cx, cy, r) = (
+                        next(w * 1.2) - w * 0.1,
+                        next(h * 1.2) - h * 0.1,
+                        1.0 + next(w / 3.0),
+                    );
+                    let pts: Vec<PointMm> = (0..3 + next(6.0) as usize)
+                        .map(|_| {
+                            let a = next(std::f64::consts::TAU);
+                            region.px_to_mm(cx + r * a.cos(), cy + r * a.sin())
+                        })
+                        .collect();
+                    crate::vision::solid::convex_hull(&pts)
+                })
+                .collect();
+            let mut seen = Vec::new();
+            for_each_inside(&region, &polygons, |p| seen.push(p));
+            let mut plain = plain_inside(&region, &polygons);
+            assert!(seen.windows(2).all(|p| p[0] < p[1]), "not row by row, or twice");
+            plain.sort_unstable();
+            assert_eq!(seen, plain);
+        }
     }
 
     #[test]
