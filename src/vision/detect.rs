@@ -2064,7 +2064,7 @@ fn weight_map(
         h,
         region.px_to_mm(win.x0 as f64, win.y0 as f64),
         region.mm_per_px,
-        out,
+        &out,
     );
     let map = if weighs_held(model) {
         let mut held = Vec::with_capacity(w * h);

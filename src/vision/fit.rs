@@ -549,7 +549,7 @@ mod tests {
                 }
             }
         }
-        WeightMap::new(w, h, origin, 1.0, weights)
+        WeightMap::new(w, h, origin, 1.0, &weights)
     }
 
     /// A camera 700 mm up, its nadir 600 mm off the scene: pieces near the origin lean.

@@ -27,7 +27,6 @@ pub struct WeightMap {
     pub height: usize,
     pub origin_mm: PointMm,
     pub mm_per_px: f64,
-    weights: Vec<f32>,
     /// Per row: `width + 1` cells, each a prefix sum and the weight that follows it
     /// (`cells[j][i]` = sum of weights `0..i`, then weight `i`, 0 past the row's end), side by
     /// side so that a span's end reads one cell.
@@ -61,7 +60,7 @@ pub struct ScoreScratch {
 }
 
 impl WeightMap {
-    pub fn new(width: usize, height: usize, origin_mm: PointMm, mm_per_px: f64, weights: Vec<f32>) -> Self {
+    pub fn new(width: usize, height: usize, origin_mm: PointMm, mm_per_px: f64, weights: &[f32]) -> Self {
         let mut cells = vec![[0.0f32; 2]; height * (width + 1)];
         // See [`WeightMap::score_bound`]: a score integrates merged, disjoint spans per
         // sub-row, each the difference of the row's integral function ([`Row::up_to`]) at its
@@ -90,7 +89,6 @@ impl WeightMap {
             height,
             origin_mm,
             mm_per_px,
-            weights,
             cells,
             score_bound: bound + SCORE_BOUND_SLACK * (1.0 + magnitude),
             mouths: None,
@@ -103,7 +101,7 @@ impl WeightMap {
     /// four treasures shows its colours on half its silhouette at best, and is judged on the
     /// rest.
     pub fn with_held(mut self, held: &[bool]) -> Self {
-        let count = (0..self.weights.len())
+        let count: Vec<f32> = (0..self.width * self.height)
             .map(|i| {
                 if held.get(i).copied().unwrap_or(false) {
                     1.0
@@ -117,7 +115,7 @@ impl WeightMap {
             self.height,
             self.origin_mm,
             self.mm_per_px,
-            count,
+            &count,
         )));
         self
     }
@@ -135,16 +133,18 @@ impl WeightMap {
     /// neither way inside a silhouette's mouth ([`WeightMap::score_silhouette`]).
     pub fn with_neutral_mouths(mut self, neutral: &[bool]) -> Self {
         let at = |i: usize| neutral.get(i).copied().unwrap_or(false);
-        let losses = (0..self.weights.len())
-            .map(|i| if at(i) { self.weights[i] } else { 0.0 })
+        let losses: Vec<f32> = self
+            .weights()
+            .enumerate()
+            .map(|(i, w)| if at(i) { w } else { 0.0 })
             .collect();
-        let count = (0..self.weights.len())
+        let count: Vec<f32> = (0..self.width * self.height)
             .map(|i| if at(i) { 1.0 } else { 0.0 })
             .collect();
-        let layer = |w| Self::new(self.width, self.height, self.origin_mm, self.mm_per_px, w);
+        let layer = |w: &[f32]| Self::new(self.width, self.height, self.origin_mm, self.mm_per_px, w);
         self.mouths = Some(Box::new(MouthLayers {
-            losses: layer(losses),
-            neutral_px: layer(count),
+            losses: layer(&losses),
+            neutral_px: layer(&count),
         }));
         self
     }
@@ -184,7 +184,14 @@ impl WeightMap {
     }
 
     pub fn weight(&self, i: usize, j: usize) -> f32 {
-        self.weights[j * self.width + i]
+        self.cells[j * (self.width + 1) + i][1]
+    }
+
+    /// Every pixel's weight, row by row.
+    fn weights(&self) -> impl Iterator<Item = f32> + '_ {
+        self.cells
+            .chunks_exact(self.width + 1)
+            .flat_map(|row| row[..self.width].iter().map(|c| c[1]))
     }
 
     /// Row `j`'s cells, for [`Row::integral`].
@@ -595,7 +602,7 @@ mod tests {
             let frac = u - k as f64;
             let base = map.cells[j * (w + 1) + k][0] as f64;
             if k < w {
-                base + frac * map.weights[j * w + k] as f64
+                base + frac * map.weight(k, j) as f64
             } else {
                 base
             }
@@ -700,7 +707,7 @@ mod tests {
             (mx, sub_rows, fraction) in (-4.0..4.0f64, -6i32..6, any::<bool>()),
         ) {
             let neutral: Vec<bool> = weights.iter().map(|&v| v < 0.0).collect();
-            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights)
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, &weights)
                 .with_neutral_mouths(&neutral);
             let sil = Silhouette {
                 polygons: polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect(),
@@ -740,7 +747,7 @@ mod tests {
             (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
             (mx, sub_rows) in (-4.0..4.0f64, -6i32..6),
         ) {
-            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights);
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, &weights);
             let bound = map.score_bound();
             let sil = Silhouette {
                 polygons: polys.iter().map(|p| crate::vision::solid::convex_hull(p)).collect(),
@@ -755,8 +762,8 @@ mod tests {
             let to = at + PointMm::new(mx, sub_rows as f64 * scale / SUB_ROWS as f64);
             prop_assert!(map.score_moved(&sil, &mut spans, to, &mut s) <= bound);
             // The bound is tight: all of a map's positive weight is one silhouette's reach.
-            let positive: f64 = map.weights.iter().map(|&v| f64::from(v.max(0.0))).sum();
-            let absolute: f64 = map.weights.iter().map(|&v| f64::from(v.abs())).sum();
+            let positive: f64 = map.weights().map(|v| f64::from(v.max(0.0))).sum();
+            let absolute: f64 = map.weights().map(|v| f64::from(v.abs())).sum();
             prop_assert!(bound <= positive + 1e-4 * (1.0 + absolute), "{} vs {}", bound, positive);
         }
 
@@ -769,7 +776,7 @@ mod tests {
             scale in prop::sample::select(vec![0.5, 1.0, 0.7]),
             (dx, dy) in (-3.0..3.0f64, -3.0..3.0f64),
         ) {
-            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, weights);
+            let map = WeightMap::new(w, h, PointMm::new(-1.5, 2.0), scale, &weights);
             let offset = PointMm::new(dx, dy);
             let mut s = ScoreScratch::default();
             // Convex hulls (what silhouettes are) and the raw vertex rings alike.
@@ -785,7 +792,7 @@ mod tests {
     }
 
     fn ones(w: usize, h: usize) -> WeightMap {
-        WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, vec![1.0; w * h])
+        WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, &vec![1.0; w * h])
     }
 
     fn square(x: f64, y: f64, s: f64) -> Vec<PointMm> {
@@ -831,7 +838,7 @@ mod tests {
                 w[j * 20 + i] = 1.0;
             }
         }
-        let m = WeightMap::new(20, 20, PointMm::new(0.0, 0.0), 1.0, w);
+        let m = WeightMap::new(20, 20, PointMm::new(0.0, 0.0), 1.0, &w);
         let mut s = ScoreScratch::default();
         // Covers columns 7.5..11.5 on rows 4.5..8.5: 2 columns (9.5..11.5) of weight 1.
         let v = m.score(&[square(7.5, 4.5, 4.0)], PointMm::default(), &mut s);
@@ -849,7 +856,7 @@ mod tests {
             .map(|p| if piece(p % w, p / w) { 1.0 } else { -1.0 })
             .collect();
         let neutral: Vec<bool> = (0..w * h).map(|p| !piece(p % w, p / w)).collect();
-        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, weights);
+        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, &weights);
         let cup = plain.clone().with_neutral_mouths(&neutral);
         // Pixel (i, j) covers [i - 0.5, i + 0.5]: the body covers pixels 2..18, the mouth 6..14.
         let sil = Silhouette {
@@ -881,7 +888,7 @@ mod tests {
             .map(|p| (4..10).contains(&(p % w)) && (4..10).contains(&(p / w)))
             .collect();
         let weights: Vec<f32> = held.iter().map(|&x| if x { 0.0 } else { 1.0 }).collect();
-        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, weights);
+        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, &weights);
         let ship = plain.clone().with_held(&held);
         // Pixels 7..15 square: 3 x 3 of the held patch inside (pixels 7, 8, 9).
         let sil = Silhouette {
