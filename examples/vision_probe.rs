@@ -506,6 +506,60 @@ fn main() -> anyhow::Result<()> {
                     );
                 }
             }
+            // `PROBE_DC=1`: each true ink die and Octo-Canon fitted near its place as either model.
+            if std::env::var("PROBE_DC").is_ok() {
+                let by_name = |n: &str| an.models().iter().find(|md| md.name == n);
+                for t in f
+                    .truth
+                    .pieces
+                    .iter()
+                    .filter(|p| matches!(p.report.piece, PieceKind::InkDie | PieceKind::OctoCanon))
+                {
+                    let c = t.report.center_mm;
+                    let angles: Vec<f64> = (0..6).map(|k| k as f64 * std::f64::consts::PI / 12.0).collect();
+                    let show = |n: &str| {
+                        let black = n.ends_with("/black");
+                        let n = n.trim_end_matches("/black");
+                        by_name(n)
+                            .map(|m| {
+                                let mut m = m.clone();
+                                if black {
+                                    m.colours = m.primary;
+                                }
+                                m
+                            })
+                            .and_then(|m| {
+                                octoref::vision::detect::fit_near(&region, &m, an.viewpoint(), c, &angles)
+                            })
+                            .map_or("none".to_string(), |f| {
+                                format!(
+                                    "{:.0}/{:.0}/{:.2} off {:.1}",
+                                    f.gain,
+                                    f.area_px,
+                                    f.quality(),
+                                    f.pose.center_mm.distance(c)
+                                )
+                            })
+                    };
+                    let read = report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.center_mm.distance(c) < 8.0)
+                        .map(|d| format!("{:?}", d.piece))
+                        .collect::<Vec<_>>()
+                        .join(",");
+                    println!(
+                        "  DC truth {:?} at ({:.1},{:.1}) die {} | black die {} | canon {} | read [{}]",
+                        t.report.piece,
+                        c.x,
+                        c.y,
+                        show("ink_die"),
+                        show("ink_die/black"),
+                        show("octo_canon"),
+                        read
+                    );
+                }
+            }
             for m in &score.misses {
                 let mut why = String::new();
                 if m.what == "missed"

@@ -18,7 +18,8 @@
 use super::VisionError;
 use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, dot, entry_colours, norm};
 use super::counter::CounterBand;
-use super::detect::{Detection, Detector, Model, die_top};
+use super::detect::{Detection, Detector, Model, die_top, refit_as};
+use super::fit::Fit;
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
@@ -82,6 +83,12 @@ const PALER_TABLE_MAX_OFF: f32 = 0.025;
 const CONFIDENT_QUALITY: f64 = 0.75;
 /// Lowest confidence reported for an accepted piece.
 const MIN_CONFIDENCE: f64 = 0.2;
+/// A piece over its kind's count reads as another model sharing its colour ([`within_counts`])
+/// when that model fits it at least this well...
+const TURN_MIN_QUALITY: f64 = 0.5;
+/// ...and a kept piece is turned into it only when it keeps at least this share of its score
+/// (gain times quality) as first read.
+const TURN_MIN_SHARE: f64 = 0.75;
 
 /// Milliseconds spent per stage on one frame. Stages run on several threads at once (blobs,
 /// classify and counter: see the module's documentation) count each thread's time, so they may
@@ -647,7 +654,18 @@ impl Analyzer {
         // taken for a second one).
         let t = Instant::now();
         let mut detector = Detector::default();
-        let dropped = within_counts(&mut found, &self.models);
+        let refit = |found: &[Found], k: usize, model: usize| {
+            let at = &found[k];
+            let others: Vec<&Detection> = found
+                .iter()
+                .enumerate()
+                .filter(|&(o, f)| o != k && f.region == at.region)
+                .map(|(_, f)| &f.detection)
+                .collect();
+            let region = regions.get(at.region)?;
+            refit_as(region, &self.models, &self.view, model, &at.detection, &others)
+        };
+        let dropped = within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
         again.sort_unstable();
@@ -683,7 +701,7 @@ impl Analyzer {
                 region: ri,
             }));
         }
-        within_counts(&mut found, &self.models);
+        within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
         times.classify_ms += ms(t);
 
@@ -846,9 +864,15 @@ struct Found {
 }
 
 /// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
-/// the ones that explain most pixels best, or one of them read as the other model it fitted
-/// nearly as well ([`Detection::runner_up`]); returns the others.
-fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
+/// the ones that explain most pixels best, or one of them read as another model: the one it
+/// fitted nearly as well ([`Detection::runner_up`]), or one sharing its main colour fitted there
+/// afresh (`refit(found, piece, model)`: see [`crate::vision::detect::refit_as`]); returns the
+/// others.
+fn within_counts(
+    found: &mut Vec<Found>,
+    models: &[Model],
+    refit: impl Fn(&[Found], usize, usize) -> Option<Fit>,
+) -> Vec<Found> {
     // Gain times quality: a piece that explains many pixels and fits them well (a ship on the
     // water beats a ship's colour seen on the island's palm).
     let score = |f: &Found| f.detection.fit.gain * f.detection.fit.quality();
@@ -868,41 +892,79 @@ fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     // model nearly as well whose count is not reached, and the two so read score more than the
     // kept one alone: the one whose other reading scores more becomes that model (a black
     // Octo-Canon first taken for the ink die, the real die found elsewhere with fewer pixels).
-    // Its fit is the comparison pose; a die so made has its top read afterwards
-    // ([`Analyzer::read_die_tops`]).
-    let other_score = |f: &Found| {
-        let (other, fit) = f.detection.runner_up.as_ref()?;
-        let m = &models[*other];
-        Some((*other, m.entry, fit.gain * fit.quality()))
+    // Failing such a runner-up, the models sharing their main colour are fitted afresh to
+    // both, and the kept one becomes such a model when it reads well as one
+    // ([`TURN_MIN_QUALITY`], [`TURN_MIN_SHARE`]) and the one over the count fits none of them
+    // well: beside a pink ship the die's model, pink faces and all, may score more on the
+    // canon than on the die, while the canon's model scores far less on the die. A die so made
+    // has its top read afterwards ([`Analyzer::read_die_tops`]).
+    let spare = |used: &std::collections::HashMap<usize, u32>, other: usize| {
+        used.get(&models[other].entry).copied().unwrap_or(0) < models[other].count.max(1)
     };
     for &i in &order {
         if keep[i] {
             continue;
         }
         let kind = found[i].detection.model;
-        let mut best: Option<(usize, f64)> = None;
-        for j in (0..found.len()).filter(|&j| keep[j] && found[j].detection.model == kind) {
+        let kept: Vec<usize> = (0..found.len())
+            .filter(|&j| keep[j] && found[j].detection.model == kind)
+            .collect();
+        // (turned, other model, its fit, rank)
+        let mut best: Option<(usize, usize, Fit, f64)> = None;
+        for &j in &kept {
             // Read as the other model: `j` itself (with `i` kept as the kind) or `i`.
             for (turned, rest) in [(j, i), (i, j)] {
-                let Some((other, entry, as_other)) = other_score(&found[turned]) else {
+                let Some((other, fit)) = found[turned].detection.runner_up.as_ref() else {
                     continue;
                 };
-                let spare = used.get(&entry).copied().unwrap_or(0) < models[other].count.max(1);
-                let total = as_other + score(&found[rest]);
-                if spare && total > score(&found[j]) && best.is_none_or(|b| total > b.1) {
-                    best = Some((turned, total));
+                let total = fit.gain * fit.quality() + score(&found[rest]);
+                if spare(&used, *other)
+                    && total > score(&found[j])
+                    && best.as_ref().is_none_or(|b| total > b.3)
+                {
+                    best = Some((turned, *other, fit.clone(), total));
                 }
             }
         }
-        if let Some((turned, _)) = best {
-            let detection = &mut found[turned].detection;
-            if let Some((other, fit)) = detection.runner_up.take() {
-                *used.entry(models[other].entry).or_insert(0) += 1;
-                detection.model = other;
-                detection.fit = fit;
-                detection.top = None;
-                keep[i] = true;
+        if best.is_none() {
+            let readings = |k: usize| {
+                let own = score(&found[k]);
+                same_colour_readings(found, k, models, &|o| spare(&used, o), &refit)
+                    .into_iter()
+                    .map(|(other, fit)| {
+                        let share = if own > 0.0 {
+                            fit.gain * fit.quality() / own
+                        } else {
+                            0.0
+                        };
+                        (share, other, fit)
+                    })
+                    .filter(|(_, _, fit)| fit.quality() >= TURN_MIN_QUALITY)
+                    .max_by(|a, b| a.0.total_cmp(&b.0))
+            };
+            // Only the kept one is turned, and only when the other fits no such model well: a
+            // piece over the count that does is dropped, and its region looked at again without
+            // the full model finds it as what it is.
+            if readings(i).is_none() {
+                for &j in &kept {
+                    if let Some((share, other, fit)) = readings(j)
+                        && share >= TURN_MIN_SHARE
+                        && fit.gain * fit.quality() + score(&found[i]) > score(&found[j])
+                        && best.as_ref().is_none_or(|b| share > b.3)
+                    {
+                        best = Some((j, other, fit, share));
+                    }
+                }
             }
+        }
+        if let Some((turned, other, fit, _)) = best {
+            *used.entry(models[other].entry).or_insert(0) += 1;
+            let detection = &mut found[turned].detection;
+            detection.model = other;
+            detection.fit = fit;
+            detection.top = None;
+            detection.runner_up = None;
+            keep[i] = true;
         }
     }
     let mut dropped = Vec::new();
@@ -912,6 +974,24 @@ fn within_counts(found: &mut Vec<Found>, models: &[Model]) -> Vec<Found> {
     }
     *found = kept;
     dropped
+}
+
+/// Piece `k` of `found` fitted afresh by `refit` as each model sharing its main colour that
+/// `spare` leaves room for.
+fn same_colour_readings(
+    found: &[Found],
+    k: usize,
+    models: &[Model],
+    spare: &impl Fn(usize) -> bool,
+    refit: &impl Fn(&[Found], usize, usize) -> Option<Fit>,
+) -> Vec<(usize, Fit)> {
+    let own = &models[found[k].detection.model];
+    models
+        .iter()
+        .enumerate()
+        .filter(|(other, m)| m.entry != own.entry && m.primary.contains_any(own.primary.0) && spare(*other))
+        .filter_map(|(other, _)| refit(found, k, other).map(|fit| (other, fit)))
+        .collect()
 }
 
 impl Analyzer {
@@ -1099,6 +1179,130 @@ impl Analyzer {
 mod tests {
     use super::*;
     use crate::synth::{CameraNudge, Faults, LightingChange, Resolution, SceneSpec};
+    use crate::vision::colour::ColourSet;
+    use crate::vision::view::{Pose2, Silhouette};
+
+    /// The ink die and the Octo-Canon of the default catalog, their main colour one palette
+    /// bit (as the palette has it: both near black), the die's pink another; and a cup of
+    /// another colour.
+    fn die_canon_goblet() -> Vec<Model> {
+        let cat = Catalog::default_catalog();
+        let model = |name: &str, primary: u32, secondary: u32| {
+            let i = cat.pieces.iter().position(|e| e.name == name).unwrap();
+            Model::new(i, &cat.pieces[i], ColourSet(primary), ColourSet(secondary), false)
+        };
+        vec![
+            model("ink_die", 1, 2),
+            model("octo_canon", 1, 0),
+            model("goblet", 4, 0),
+        ]
+    }
+
+    fn fit_at(x: f64, gain: f64, quality: f64) -> Fit {
+        Fit {
+            pose: Pose2 {
+                center_mm: PointMm::new(x, 0.0),
+                angle_rad: 0.0,
+                base_mm: 0.0,
+            },
+            gain,
+            area_px: gain / quality,
+            silhouette: Silhouette::default(),
+        }
+    }
+
+    fn found(model: usize, fit: Fit, region: usize) -> Found {
+        Found {
+            detection: Detection {
+                model,
+                fit,
+                top: None,
+                runner_up: None,
+                on_shadows: false,
+            },
+            region,
+        }
+    }
+
+    /// What each piece (by its x) fits as when fitted afresh as `model`: (gain, quality).
+    fn refits(table: &[(f64, usize, f64, f64)]) -> impl Fn(&[Found], usize, usize) -> Option<Fit> + '_ {
+        move |found, k, model| {
+            let x = found[k].detection.fit.pose.center_mm.x;
+            table
+                .iter()
+                .find(|&&(tx, tm, _, _)| tx == x && tm == model)
+                .map(|&(_, _, g, q)| fit_at(x, g, q))
+        }
+    }
+
+    #[test]
+    fn a_canon_taken_for_the_die_becomes_the_canon_when_the_real_die_reads_as_no_canon() {
+        let models = die_canon_goblet();
+        // Beside a pink ship the die's model scores more on the canon (x = 0) than the real
+        // die (x = 100) does; the canon's model fits the canon well, and the die badly.
+        let mut found = vec![
+            found(0, fit_at(0.0, 408.0, 0.77), 0),
+            found(0, fit_at(100.0, 267.0, 0.6), 1),
+        ];
+        let table = [(0.0, 1, 379.0, 0.71), (100.0, 1, 120.0, 0.3)];
+        let dropped = within_counts(&mut found, &models, refits(&table));
+        assert!(dropped.is_empty());
+        let at = |x: f64| {
+            found
+                .iter()
+                .find(|f| f.detection.fit.pose.center_mm.x == x)
+                .unwrap()
+        };
+        assert_eq!(at(0.0).detection.model, 1);
+        assert_eq!(at(0.0).detection.fit.gain, 379.0);
+        assert_eq!(at(100.0).detection.model, 0);
+    }
+
+    #[test]
+    fn a_piece_over_the_count_that_reads_as_the_other_model_is_dropped_to_be_looked_at_again() {
+        let models = die_canon_goblet();
+        // The real die (x = 0) fits as a canon too, and so does the one over the count: which
+        // is which is not clear, and the second look at the dropped one's region decides.
+        let mut found = vec![
+            found(0, fit_at(0.0, 641.0, 0.86), 0),
+            found(0, fit_at(100.0, 402.0, 0.8), 1),
+        ];
+        let table = [(0.0, 1, 558.0, 0.89), (100.0, 1, 351.0, 0.69)];
+        let dropped = within_counts(&mut found, &models, refits(&table));
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].detection.fit.pose.center_mm.x, 100.0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].detection.model, 0);
+    }
+
+    #[test]
+    fn a_kept_piece_is_turned_only_into_a_model_of_its_colour_that_keeps_most_of_its_score() {
+        let models = die_canon_goblet();
+        // As a canon the kept die would keep 0.5 of its score: not enough.
+        let mut found_die = vec![
+            found(0, fit_at(0.0, 400.0, 0.8), 0),
+            found(0, fit_at(100.0, 300.0, 0.7), 1),
+        ];
+        let weak = [(0.0, 1, 250.0, 0.64)];
+        assert_eq!(within_counts(&mut found_die, &models, refits(&weak)).len(), 1);
+        assert_eq!(found_die[0].detection.model, 0);
+        // A goblet (another colour) is never asked, however well it would fit; the canon is
+        // not asked either once one is found.
+        let asked = std::cell::RefCell::new(Vec::new());
+        let mut found_all = vec![
+            found(0, fit_at(0.0, 400.0, 0.8), 0),
+            found(0, fit_at(100.0, 300.0, 0.7), 1),
+            found(1, fit_at(200.0, 450.0, 0.9), 2),
+        ];
+        let spy = |found: &[Found], k: usize, model: usize| {
+            asked
+                .borrow_mut()
+                .push((found[k].detection.fit.pose.center_mm.x, model));
+            None
+        };
+        within_counts(&mut found_all, &models, spy);
+        assert!(asked.borrow().is_empty(), "{asked:?}");
+    }
 
     #[test]
     fn a_white_body_stands_out_from_a_grey_table_but_not_from_a_pale_one() {

@@ -177,6 +177,9 @@ const PRUNE_AREA_SHARE: f64 = 0.3;
 const PRUNE_AREA_SHARE_TABLE_LIKE: f64 = 0.12;
 /// Margin of the weight windows around a silhouette, mm.
 const WINDOW_MARGIN_MM: f64 = 6.0;
+/// Margin around a silhouette of [`refit_as`]'s window, mm: its pose may settle a few
+/// millimetres from where the other model's did.
+const REFIT_MARGIN_MM: f64 = 12.0;
 /// Most pieces one region may hold (a guard against runaway loops).
 const MAX_PIECES_PER_REGION: usize = 64;
 /// The mark of pixels a kept piece explains ([`Detector::detect_around`]): above any detection's.
@@ -2273,6 +2276,92 @@ pub fn fit_at(
         (Some(a), Some(b)) if b.gain > a.gain => Some(b),
         (a, b) => a.or(b),
     }
+}
+
+/// `model` fitted where `at` was found, instead of `at`'s own model, the `others` found in the
+/// same region explaining their pixels, placed to the final precision (it is reported as
+/// found). `None` unless it fits well enough to be a piece of `model`. For when the box holds fewer of
+/// `at`'s kind than were found and another model shares its main colour: a black Octo-Canon
+/// beside a pink ship fits the ink die better (the die's pink faces take the ship's pixels), and
+/// only the real die found elsewhere tells it is the canon.
+pub fn refit_as(
+    region: &Region,
+    models: &[Model],
+    view: &Viewpoint,
+    model: usize,
+    at: &Detection,
+    others: &[&Detection],
+) -> Option<Fit> {
+    let m = models.get(model)?;
+    let mut explained = vec![0u16; region.len()];
+    for (k, d) in others.iter().enumerate() {
+        if let Some(o) = models.get(d.model) {
+            let mark = u16::try_from(k + 1).unwrap_or(KEPT - 2);
+            mark_explained(region, o, &d.fit.silhouette, &mut explained, mark, d.on_shadows);
+        }
+    }
+    let start = at.fit.pose.center_mm;
+    let base_mm = at.fit.pose.base_mm;
+    let probe = Pose2 {
+        center_mm: start,
+        angle_rad: 0.0,
+        base_mm,
+    };
+    let sil = Silhouette::of(&m.solid, &probe, view);
+    let win = window_around(region, &sil, REFIT_MARGIN_MM);
+    let on_shadows = at.on_shadows && m.shadow_like;
+    let map = weight_map(region, m, &explained, None, win, on_shadows);
+    let angles: Vec<f64> = if m.round {
+        vec![0.0]
+    } else {
+        (0..ISOTROPIC_STARTS)
+            .map(|k| k as f64 * m.period / ISOTROPIC_STARTS as f64)
+            .collect()
+    };
+    let mut scratch = ScoreScratch::default();
+    let found = fit_pose(&m.solid, &map, view, start, &angles, base_mm, &mut scratch)?;
+    let fit = refine_pose(
+        &m.solid,
+        &map,
+        view,
+        found.pose,
+        m.round,
+        Precision::FINAL,
+        &mut scratch,
+    )?;
+    (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= MIN_GAIN_PX).then_some(fit)
+}
+
+/// The best pose of `model` near `start` (each of `angles` to start from), refined to the
+/// final precision on the model's own weight map, nothing else explained: for comparing two
+/// models' readings of one place outside a detection (the probe).
+pub fn fit_near(
+    region: &Region,
+    model: &Model,
+    view: &Viewpoint,
+    start: PointMm,
+    angles: &[f64],
+) -> Option<Fit> {
+    let explained = vec![0u16; region.len()];
+    let pose = Pose2 {
+        center_mm: start,
+        angle_rad: 0.0,
+        base_mm: 0.0,
+    };
+    let sil = Silhouette::of(&model.solid, &pose, view);
+    let win = window_around(region, &sil, 2.0 * WINDOW_MARGIN_MM);
+    let map = weight_map(region, model, &explained, None, win, false);
+    let mut scratch = ScoreScratch::default();
+    let found = fit_pose(&model.solid, &map, view, start, angles, 0.0, &mut scratch)?;
+    refine_pose(
+        &model.solid,
+        &map,
+        view,
+        found.pose,
+        model.round,
+        Precision::FINAL,
+        &mut scratch,
+    )
 }
 
 /// Drops the treasures standing more than [`MAX_SHARE_INSIDE_PIECE`] inside the footprint of a
