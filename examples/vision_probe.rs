@@ -17,8 +17,9 @@ use octoref::referee::GameContext;
 use octoref::table::{Catalog, PieceKind};
 use octoref::vision::analyzer::Analyzer;
 use octoref::vision::bench::{BenchConfig, scene_specs};
-use octoref::vision::detect::for_each_inside;
+use octoref::vision::detect::{Detection, for_each_inside, refit_as};
 use octoref::vision::evaluate::{score_frame, truth_report};
+use octoref::vision::fit::Fit;
 use octoref::vision::labels::Label;
 use octoref::vision::synthetic::prepare;
 use octoref::vision::taught::TaughtModels;
@@ -506,9 +507,10 @@ fn main() -> anyhow::Result<()> {
                     );
                 }
             }
-            // `PROBE_DC=1`: each true ink die and Octo-Canon fitted near its place as either model.
+            // `PROBE_DC=1`: each true ink die and Octo-Canon fitted afresh at its place as either
+            // model ([`refit_as`], as the count check does; "none" where it fits too poorly), and
+            // as the die seen by its black alone.
             if std::env::var("PROBE_DC").is_ok() {
-                let by_name = |n: &str| an.models().iter().find(|md| md.name == n);
                 for t in f
                     .truth
                     .pieces
@@ -516,30 +518,42 @@ fn main() -> anyhow::Result<()> {
                     .filter(|p| matches!(p.report.piece, PieceKind::InkDie | PieceKind::OctoCanon))
                 {
                     let c = t.report.center_mm;
-                    let angles: Vec<f64> = (0..6).map(|k| k as f64 * std::f64::consts::PI / 12.0).collect();
                     let show = |n: &str| {
                         let black = n.ends_with("/black");
                         let n = n.trim_end_matches("/black");
-                        by_name(n)
-                            .map(|m| {
-                                let mut m = m.clone();
-                                if black {
-                                    m.colours = m.primary;
-                                }
-                                m
-                            })
-                            .and_then(|m| {
-                                octoref::vision::detect::fit_near(&region, &m, an.viewpoint(), c, &angles)
-                            })
-                            .map_or("none".to_string(), |f| {
-                                format!(
-                                    "{:.0}/{:.0}/{:.2} off {:.1}",
-                                    f.gain,
-                                    f.area_px,
-                                    f.quality(),
-                                    f.pose.center_mm.distance(c)
-                                )
-                            })
+                        let mut models = an.models().to_vec();
+                        let mi = models.iter().position(|md| md.name == n)?;
+                        if black {
+                            models[mi].colours = models[mi].primary;
+                        }
+                        let at = Detection {
+                            model: mi,
+                            fit: Fit {
+                                pose: Pose2 {
+                                    center_mm: c,
+                                    angle_rad: 0.0,
+                                    base_mm: 0.0,
+                                },
+                                gain: 0.0,
+                                area_px: 0.0,
+                                silhouette: Silhouette::default(),
+                            },
+                            top: None,
+                            runner_up: None,
+                            on_shadows: false,
+                        };
+                        refit_as(&region, &models, an.viewpoint(), mi, &at, &[])
+                    };
+                    let show = |n: &str| {
+                        show(n).map_or("none".to_string(), |f| {
+                            format!(
+                                "{:.0}/{:.0}/{:.2} off {:.1}",
+                                f.gain,
+                                f.area_px,
+                                f.quality(),
+                                f.pose.center_mm.distance(c)
+                            )
+                        })
                     };
                     let read = report
                         .pieces

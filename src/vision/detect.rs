@@ -2332,38 +2332,6 @@ pub fn refit_as(
     (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= MIN_GAIN_PX).then_some(fit)
 }
 
-/// The best pose of `model` near `start` (each of `angles` to start from), refined to the
-/// final precision on the model's own weight map, nothing else explained: for comparing two
-/// models' readings of one place outside a detection (the probe).
-pub fn fit_near(
-    region: &Region,
-    model: &Model,
-    view: &Viewpoint,
-    start: PointMm,
-    angles: &[f64],
-) -> Option<Fit> {
-    let explained = vec![0u16; region.len()];
-    let pose = Pose2 {
-        center_mm: start,
-        angle_rad: 0.0,
-        base_mm: 0.0,
-    };
-    let sil = Silhouette::of(&model.solid, &pose, view);
-    let win = window_around(region, &sil, 2.0 * WINDOW_MARGIN_MM);
-    let map = weight_map(region, model, &explained, None, win, false);
-    let mut scratch = ScoreScratch::default();
-    let found = fit_pose(&model.solid, &map, view, start, angles, 0.0, &mut scratch)?;
-    refine_pose(
-        &model.solid,
-        &map,
-        view,
-        found.pose,
-        model.round,
-        Precision::FINAL,
-        &mut scratch,
-    )
-}
-
 /// Drops the treasures standing more than [`MAX_SHARE_INSIDE_PIECE`] inside the footprint of a
 /// round piece no treasure rides on (the octopus's head, the little octopus, the Octo-Canon):
 /// two pieces cannot stand in one place, and the head's white eyes with their dark pupils,
