@@ -143,6 +143,234 @@ fn main() -> anyhow::Result<()> {
                     );
                 }
             }
+            // `PROBE_POSE=4`: every ship, pirate ship and anchor whose nearest detection of its
+            // kind and colour is at least that many mm off, or turned 20 degrees or more.
+            if let Some(limit_mm) = std::env::var("PROBE_POSE")
+                .ok()
+                .and_then(|v| v.parse::<f64>().ok())
+            {
+                use octoref::table::PieceKind;
+                let region = an.full_region(&f.image)?;
+                for t in f.truth.pieces.iter().filter(|p| {
+                    p.visible
+                        && matches!(
+                            p.report.piece,
+                            PieceKind::Ship | PieceKind::PirateShip | PieceKind::Anchor
+                        )
+                }) {
+                    let Some(d) = report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.piece == t.report.piece && d.color == t.report.color)
+                        .min_by(|a, b| {
+                            a.center_mm
+                                .distance(t.report.center_mm)
+                                .total_cmp(&b.center_mm.distance(t.report.center_mm))
+                        })
+                    else {
+                        continue;
+                    };
+                    let off = d.center_mm.distance(t.report.center_mm);
+                    let turn = match (d.angle_deg, t.report.angle_deg) {
+                        (Some(a), Some(b)) => ((a - b).rem_euclid(360.0) + 180.0).rem_euclid(360.0) - 180.0,
+                        _ => 0.0,
+                    };
+                    if off >= limit_mm || turn.abs() >= 20.0 {
+                        println!(
+                            "  POSE frame {fi} {} {:?} {:?} truth ({:.1},{:.1}) {:?} | {} ({:.1},{:.1}) {:?} off {:.1} mm turn {:.0}",
+                            t.report.id,
+                            t.report.piece,
+                            t.report.color,
+                            t.report.center_mm.x,
+                            t.report.center_mm.y,
+                            t.report.angle_deg,
+                            d.id,
+                            d.center_mm.x,
+                            d.center_mm.y,
+                            d.angle_deg,
+                            off,
+                            turn
+                        );
+                        // Gains at the true pose and the found one, every other true piece
+                        // explained (as when the region's other pieces are found right).
+                        let model_of = |id: &str| {
+                            let entry = &sc.scene.pieces.iter().find(|b| b.id == id)?.entry;
+                            an.models().iter().find(|md| md.name == *entry)
+                        };
+                        let others: Vec<_> = f
+                            .truth
+                            .pieces
+                            .iter()
+                            .filter(|o| o.visible && o.report.id != t.report.id)
+                            .filter_map(|o| {
+                                Some((
+                                    model_of(&o.report.id)?,
+                                    Pose2 {
+                                        center_mm: o.report.center_mm,
+                                        angle_rad: o.report.angle_deg.unwrap_or(0.0).to_radians(),
+                                        base_mm: o.base_mm,
+                                    },
+                                ))
+                            })
+                            .collect();
+                        if let Some(m) = model_of(&t.report.id) {
+                            let gain = |c: octoref::table::PointMm, a: Option<f64>, b: f64| {
+                                let pose = Pose2 {
+                                    center_mm: c,
+                                    angle_rad: a.unwrap_or(0.0).to_radians(),
+                                    base_mm: b,
+                                };
+                                octoref::vision::detect::fit_at(&region, m, an.viewpoint(), pose, &others)
+                                    .map_or((0.0, 0.0), |f| (f.gain, f.quality()))
+                            };
+                            let tg = gain(t.report.center_mm, t.report.angle_deg, t.base_mm);
+                            let fg = gain(d.center_mm, d.angle_deg, t.base_mm);
+                            println!(
+                                "     others explained: truth {:.0}/{:.2} found {:.0}/{:.2}",
+                                tg.0, tg.1, fg.0, fg.1
+                            );
+                            // The same with the pieces found explaining their pixels instead.
+                            let found_others: Vec<_> = report
+                                .pieces
+                                .iter()
+                                .zip(&analysis.base_mm)
+                                .filter(|(o, _)| o.id != d.id)
+                                .filter_map(|(o, &b)| {
+                                    let om = an.models().iter().find(|md| {
+                                        md.kind == o.piece && md.treasure == o.treasure && md.color == o.color
+                                    })?;
+                                    Some((
+                                        om,
+                                        Pose2 {
+                                            center_mm: o.center_mm,
+                                            angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
+                                            base_mm: b,
+                                        },
+                                    ))
+                                })
+                                .collect();
+                            let gain2 = |c: octoref::table::PointMm, a: Option<f64>| {
+                                let pose = Pose2 {
+                                    center_mm: c,
+                                    angle_rad: a.unwrap_or(0.0).to_radians(),
+                                    base_mm: t.base_mm,
+                                };
+                                octoref::vision::detect::fit_at(
+                                    &region,
+                                    m,
+                                    an.viewpoint(),
+                                    pose,
+                                    &found_others,
+                                )
+                                .map_or((0.0, 0.0), |f| (f.gain, f.quality()))
+                            };
+                            let (tg, fg) = (
+                                gain2(t.report.center_mm, t.report.angle_deg),
+                                gain2(d.center_mm, d.angle_deg),
+                            );
+                            println!(
+                                "     found explained: truth {:.0}/{:.2} found {:.0}/{:.2}",
+                                tg.0, tg.1, fg.0, fg.1
+                            );
+                            // A ship and its anchor as a pair, the other pieces found explained.
+                            let anchor_t = f.truth.pieces.iter().find(|o| {
+                                o.visible
+                                    && o.report.piece == PieceKind::Anchor
+                                    && o.report.color == t.report.color
+                            });
+                            let anchor_d = report
+                                .pieces
+                                .iter()
+                                .zip(&analysis.base_mm)
+                                .filter(|(o, _)| o.piece == PieceKind::Anchor && o.color == t.report.color)
+                                .min_by(|(a, _), (b, _)| {
+                                    a.center_mm
+                                        .distance(d.center_mm)
+                                        .total_cmp(&b.center_mm.distance(d.center_mm))
+                                });
+                            if t.report.piece == PieceKind::Ship
+                                && let (Some(at), Some((ad, _))) = (anchor_t, anchor_d)
+                                && let Some(ma) = model_of(&at.report.id)
+                            {
+                                let rest: Vec<_> = report
+                                    .pieces
+                                    .iter()
+                                    .zip(&analysis.base_mm)
+                                    .filter(|(o, _)| o.id != d.id && o.id != ad.id)
+                                    .filter_map(|(o, &b)| {
+                                        let om = an.models().iter().find(|md| {
+                                            md.kind == o.piece
+                                                && md.treasure == o.treasure
+                                                && md.color == o.color
+                                        })?;
+                                        Some((
+                                            om,
+                                            Pose2 {
+                                                center_mm: o.center_mm,
+                                                angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
+                                                base_mm: b,
+                                            },
+                                        ))
+                                    })
+                                    .collect();
+                                let p2 = |c: octoref::table::PointMm, a: Option<f64>| Pose2 {
+                                    center_mm: c,
+                                    angle_rad: a.unwrap_or(0.0).to_radians(),
+                                    base_mm: 0.0,
+                                };
+                                let pair = |s: Pose2, a: Pose2| {
+                                    let mut with_a = rest.clone();
+                                    with_a.push((ma, a));
+                                    let mut with_s = rest.clone();
+                                    with_s.push((m, s));
+                                    let gs = octoref::vision::detect::fit_at(
+                                        &region,
+                                        m,
+                                        an.viewpoint(),
+                                        s,
+                                        &with_a,
+                                    )
+                                    .map_or(0.0, |f| f.gain);
+                                    let ga = octoref::vision::detect::fit_at(
+                                        &region,
+                                        ma,
+                                        an.viewpoint(),
+                                        a,
+                                        &with_s,
+                                    )
+                                    .map_or(0.0, |f| f.gain);
+                                    (gs, ga)
+                                };
+                                let tp = pair(
+                                    p2(t.report.center_mm, t.report.angle_deg),
+                                    p2(at.report.center_mm, at.report.angle_deg),
+                                );
+                                let fp = pair(p2(d.center_mm, d.angle_deg), p2(ad.center_mm, ad.angle_deg));
+                                println!(
+                                    "     pair, found explained: truth {:.0}+{:.0}={:.0} found {:.0}+{:.0}={:.0}",
+                                    tp.0,
+                                    tp.1,
+                                    tp.0 + tp.1,
+                                    fp.0,
+                                    fp.1,
+                                    fp.0 + fp.1
+                                );
+                            }
+                        }
+                        if std::env::var_os("PROBE_POSE_POLY").is_some() {
+                            let pts = |poly: &octoref::table::PolygonMm| {
+                                poly.points()
+                                    .iter()
+                                    .map(|p| format!("({:.0},{:.0})", p.x, p.y))
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            };
+                            println!("     truth footprint {}", pts(&t.report.footprint_mm));
+                            println!("     found footprint {}", pts(&d.footprint_mm));
+                        }
+                    }
+                }
+            }
             let truth = truth_report(&f.truth, &ctx)?;
             let score = score_frame(&f.truth, &truth, &report);
             println!(
