@@ -11,7 +11,7 @@ use octoref::calibrate::board::BoardSpec;
 use octoref::calibrate::counter::DEFAULT_BEAD_COUNT;
 use octoref::calibrate::profile::Profile;
 use octoref::calibrate::{charuco, setup};
-use octoref::referee::GameContext;
+use octoref::referee::{FrameReport, GameContext};
 use octoref::synth::{
     Faults, FrameTruth, Layout, Resolution, Scene, SceneSpec, frame_file, frame_truth, jpeg_round_trip,
     render_board, render_empty, render_frame,
@@ -226,6 +226,21 @@ fn scene_of_the_bench(seed: u64, frames: usize) -> Summary {
 
 /// [`scene_of_the_bench`] of `octoref bench --scenes 30 --seed first`.
 fn scene_of_a_bench_from(first: u64, seed: u64, frames: usize) -> Summary {
+    let mut summary = Summary::default();
+    for_each_frame_of_a_bench_from(first, seed, frames, |truth, truth_ruled, report| {
+        summary.add(&score_frame(truth, truth_ruled, report));
+    });
+    summary
+}
+
+/// Scene `seed` of `octoref bench --scenes 30 --seed first`, its first `frames` frames each
+/// analysed and ruled and handed to `look` with the truth (ruled too).
+fn for_each_frame_of_a_bench_from(
+    first: u64,
+    seed: u64,
+    frames: usize,
+    mut look: impl FnMut(&FrameTruth, &FrameReport, &FrameReport),
+) {
     let config = BenchConfig {
         scenes: 30,
         seed: first,
@@ -245,13 +260,11 @@ fn scene_of_a_bench_from(first: u64, seed: u64, frames: usize) -> Summary {
     )
     .unwrap();
     let ctx = GameContext::with_players(spec.player_colours());
-    let mut summary = Summary::default();
     for f in &scene.frames {
         let (report, _) = analyzer.report(&f.image, &f.truth.image, &ctx).unwrap();
         let truth_ruled = truth_report(&f.truth, &ctx).unwrap();
-        summary.add(&score_frame(&f.truth, &truth_ruled, &report));
+        look(&f.truth, &truth_ruled, &report);
     }
-    summary
 }
 
 /// A row of `summary` (zero when the scene neither has nor shows that kind).
@@ -471,6 +484,61 @@ fn a_canon_taken_for_the_die_beside_a_pink_ship_is_the_canon_once_the_real_die_i
         CANON_BY_PINK_SHIP_FRAMES,
     );
     assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
+}
+
+/// Scene 125 of `octoref bench --seed 101` (tilt 29 degrees), second frame: the green ship on
+/// a light table carries a captain at its bow and a gold bar on its deck, its anchor beside it.
+/// Fitted while its loads' pixels still counted against it, the ship settled 12 mm off and
+/// turned 144 degrees, its bow where its stern is; fitted again once every piece around it is
+/// found, it lies where it is.
+const SHIP_BEFORE_ITS_LOADS_FIRST: u64 = 101;
+const SHIP_BEFORE_ITS_LOADS_SEED: u64 = 125;
+const SHIP_BEFORE_ITS_LOADS_FRAMES: usize = 2;
+/// How far a ship may be found from where it is, mm and degrees.
+const SHIP_POSE_TOLERANCE_MM: f64 = 3.0;
+const SHIP_TURN_TOLERANCE_DEG: f64 = 10.0;
+
+#[test]
+fn a_ship_fitted_before_its_loads_were_found_is_fitted_again_where_it_lies() {
+    let mut off = Vec::new();
+    for_each_frame_of_a_bench_from(
+        SHIP_BEFORE_ITS_LOADS_FIRST,
+        SHIP_BEFORE_ITS_LOADS_SEED,
+        SHIP_BEFORE_ITS_LOADS_FRAMES,
+        |truth, _, report| {
+            for t in truth
+                .pieces
+                .iter()
+                .filter(|p| p.visible && p.report.piece == PieceKind::Ship)
+            {
+                let nearest = report
+                    .pieces
+                    .iter()
+                    .filter(|d| d.piece == PieceKind::Ship && d.color == t.report.color)
+                    .min_by(|a, b| {
+                        a.center_mm
+                            .distance(t.report.center_mm)
+                            .total_cmp(&b.center_mm.distance(t.report.center_mm))
+                    });
+                let Some(d) = nearest else {
+                    off.push(format!("{}: {:?} ship not found", truth.image, t.report.color));
+                    continue;
+                };
+                let dist = d.center_mm.distance(t.report.center_mm);
+                let turn = match (d.angle_deg, t.report.angle_deg) {
+                    (Some(a), Some(b)) => ((a - b).rem_euclid(360.0) + 180.0).rem_euclid(360.0) - 180.0,
+                    _ => 0.0,
+                };
+                if dist > SHIP_POSE_TOLERANCE_MM || turn.abs() > SHIP_TURN_TOLERANCE_DEG {
+                    off.push(format!(
+                        "{}: {:?} ship {dist:.1} mm off, turned {turn:.0} degrees",
+                        truth.image, t.report.color
+                    ));
+                }
+            }
+        },
+    );
+    assert!(off.is_empty(), "{off:#?}");
 }
 
 /// Bench scene 5 (of 30; tilt 4.8 degrees), first frame: on its mid-grey table the black

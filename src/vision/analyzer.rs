@@ -18,7 +18,7 @@
 use super::VisionError;
 use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, dot, entry_colours, norm};
 use super::counter::CounterBand;
-use super::detect::{Detection, Detector, Model, die_top, refit_as};
+use super::detect::{Detection, Detector, Model, die_top, refit_as, repose};
 use super::fit::Fit;
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
@@ -89,6 +89,14 @@ const TURN_MIN_QUALITY: f64 = 0.5;
 /// ...and a kept piece is turned into it only when it keeps at least this share of its score
 /// (gain times quality) as first read.
 const TURN_MIN_SHARE: f64 = 0.75;
+/// A ship whose fit explains at least this share of its silhouette is taken as settled alone...
+const SETTLED_HULL_QUALITY: f64 = 0.8;
+/// ...and with its anchor when it explains at least this share and the anchor at least
+/// [`SETTLED_ANCHOR_QUALITY`] ([`Analyzer::settle_ships`] fits the pair again together only
+/// below: it costs several fits of the anchor all the way round, and over the bench's scenes a
+/// fourth of the pairs refitted so, all of the ones that moved by more than a millimetre, fell below).
+const SETTLED_PAIR_HULL_QUALITY: f64 = 0.5;
+const SETTLED_ANCHOR_QUALITY: f64 = 0.72;
 
 /// Milliseconds spent per stage on one frame. Stages run on several threads at once (blobs,
 /// classify and counter: see the module's documentation) count each thread's time, so they may
@@ -703,6 +711,7 @@ impl Analyzer {
         }
         within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
+        self.settle_ships(&mut found, &regions);
         times.classify_ms += ms(t);
 
         let t = Instant::now();
@@ -995,6 +1004,66 @@ fn same_colour_readings(
 }
 
 impl Analyzer {
+    /// Every ship and pirate ship fitted again once all the pieces around it are found (see
+    /// [`repose`]), in turn, each with the others' latest poses: the rulings are measured
+    /// from the ships.
+    fn settle_ships(&self, found: &mut [Found], regions: &[region::Region]) {
+        let mut detector = Detector::default();
+        for h in 0..found.len() {
+            if self.models[found[h].detection.model].kind != PieceKind::Ship {
+                continue;
+            }
+            let ri = found[h].region;
+            let Some(region) = regions.get(ri) else {
+                continue;
+            };
+            let colour = self.models[found[h].detection.model].color;
+            let ids: Vec<usize> = (0..found.len()).filter(|&o| found[o].region == ri).collect();
+            let Some(a) = ids.iter().position(|&o| {
+                let m = &self.models[found[o].detection.model];
+                m.kind == PieceKind::Anchor && m.color == colour
+            }) else {
+                continue;
+            };
+            let Some(hl) = ids.iter().position(|&o| o == h) else {
+                continue;
+            };
+            if found[h].detection.fit.quality() >= SETTLED_PAIR_HULL_QUALITY
+                && found[ids[a]].detection.fit.quality() >= SETTLED_ANCHOR_QUALITY
+            {
+                continue;
+            }
+            let local: Vec<Detection> = ids.iter().map(|&o| found[o].detection.clone()).collect();
+            let r = detector.repose_pair(region, &self.models, &self.view, &local, hl, a);
+            if let Some((ship, anchor)) = r {
+                found[h].detection.fit = ship;
+                found[ids[a]].detection.fit = anchor;
+            }
+        }
+        for k in 0..found.len() {
+            let at = &found[k];
+            if !matches!(
+                self.models[at.detection.model].kind,
+                PieceKind::Ship | PieceKind::PirateShip
+            ) || at.detection.fit.quality() >= SETTLED_HULL_QUALITY
+            {
+                continue;
+            }
+            let Some(region) = regions.get(at.region) else {
+                continue;
+            };
+            let others: Vec<&Detection> = found
+                .iter()
+                .enumerate()
+                .filter(|&(o, f)| o != k && f.region == at.region)
+                .map(|(_, f)| &f.detection)
+                .collect();
+            if let Some(fit) = repose(region, &self.models, &self.view, &at.detection, &others) {
+                found[k].detection.fit = fit;
+            }
+        }
+    }
+
     /// Reads the top of every ink die found without one: [`within_counts`] may make a piece
     /// first read as another model the die.
     fn read_die_tops(&self, found: &mut [Found], regions: &[region::Region]) {
