@@ -1042,11 +1042,13 @@ impl Analyzer {
         }
         for k in 0..found.len() {
             let at = &found[k];
-            if !matches!(
-                self.models[at.detection.model].kind,
-                PieceKind::Ship | PieceKind::PirateShip
-            ) || at.detection.fit.quality() >= SETTLED_HULL_QUALITY
-            {
+            let settled = match self.models[at.detection.model].kind {
+                PieceKind::Ship => at.detection.fit.quality() >= SETTLED_HULL_QUALITY,
+                // Its two ends look alike: turned end for end it may still explain most of itself.
+                PieceKind::PirateShip => false,
+                _ => true,
+            };
+            if settled {
                 continue;
             }
             let Some(region) = regions.get(at.region) else {
