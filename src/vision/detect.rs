@@ -2363,13 +2363,7 @@ pub fn refit_as(
     others: &[&Detection],
 ) -> Option<Fit> {
     let m = models.get(model)?;
-    let mut explained = vec![0u16; region.len()];
-    for (k, d) in others.iter().enumerate() {
-        if let Some(o) = models.get(d.model) {
-            let mark = u16::try_from(k + 1).unwrap_or(KEPT - 2);
-            mark_explained(region, o, &d.fit.silhouette, &mut explained, mark, d.on_shadows);
-        }
-    }
+    let explained = explained_by(region, models, others);
     let start = at.fit.pose.center_mm;
     let base_mm = at.fit.pose.base_mm;
     let probe = Pose2 {
@@ -2402,6 +2396,18 @@ pub fn refit_as(
     (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= MIN_GAIN_PX).then_some(fit)
 }
 
+/// Marks of the pixels `others` explain (piece `k` as `k + 1`), for fitting one more piece among them.
+fn explained_by(region: &Region, models: &[Model], others: &[&Detection]) -> Vec<u16> {
+    let mut explained = vec![0u16; region.len()];
+    for (k, d) in others.iter().enumerate() {
+        if let Some(o) = models.get(d.model) {
+            let mark = u16::try_from(k + 1).unwrap_or(KEPT - 2);
+            mark_explained(region, o, &d.fit.silhouette, &mut explained, mark, d.on_shadows);
+        }
+    }
+    explained
+}
+
 /// `at` fitted afresh as its own model once the region's `others` are found and explain their
 /// pixels: from the best poses of a grid about its centre (as [`Detector::untangle`]'s), within
 /// [`REPOSE_MARGIN_MM`] beyond its reach. The new fit when it explains at least
@@ -2417,13 +2423,7 @@ pub fn repose(
     others: &[&Detection],
 ) -> Option<Fit> {
     let m = models.get(at.model)?;
-    let mut explained = vec![0u16; region.len()];
-    for (k, d) in others.iter().enumerate() {
-        if let Some(o) = models.get(d.model) {
-            let mark = u16::try_from(k + 1).unwrap_or(KEPT - 2);
-            mark_explained(region, o, &d.fit.silhouette, &mut explained, mark, d.on_shadows);
-        }
-    }
+    let explained = explained_by(region, models, others);
     let pose = at.fit.pose;
     let (lo, hi) = at.fit.silhouette.bounds()?;
     // Room to turn about the centre as well as to slide.
