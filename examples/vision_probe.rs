@@ -11,6 +11,9 @@
 //! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
 //! `PROBE_MODELS=1` prints how each model is weighed on the scene's table.
 //! `PROBE_FIRST_SEED=101` looks at the scenes of `octoref bench --seed 101` (seeds 101-130).
+//! `PROBE_POSE=4` lists the ships, pirate ships and anchors found at least 4 mm off or turned 20
+//! degrees or more, with their gains at the true and the found pose as the pieces around them
+//! (true, then found) explain their pixels; `PROBE_POSE_POLY=1` adds both footprints.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
