@@ -233,25 +233,31 @@ fn main() -> anyhow::Result<()> {
                                 tg.0, tg.1, fg.0, fg.1
                             );
                             // The same with the pieces found explaining their pixels instead.
-                            let found_others: Vec<_> = report
-                                .pieces
-                                .iter()
-                                .zip(&analysis.base_mm)
-                                .filter(|(o, _)| o.id != d.id)
-                                .filter_map(|(o, &b)| {
-                                    let om = an.models().iter().find(|md| {
-                                        md.kind == o.piece && md.treasure == o.treasure && md.color == o.color
-                                    })?;
-                                    Some((
-                                        om,
-                                        Pose2 {
-                                            center_mm: o.center_mm,
-                                            angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
-                                            base_mm: b,
-                                        },
-                                    ))
-                                })
-                                .collect();
+                            // The pieces found but `skip`, each as its model at its found pose.
+                            let found_except = |skip: &[&str]| -> Vec<_> {
+                                report
+                                    .pieces
+                                    .iter()
+                                    .zip(&analysis.base_mm)
+                                    .filter(|(o, _)| !skip.contains(&o.id.as_str()))
+                                    .filter_map(|(o, &b)| {
+                                        let om = an.models().iter().find(|md| {
+                                            md.kind == o.piece
+                                                && md.treasure == o.treasure
+                                                && md.color == o.color
+                                        })?;
+                                        Some((
+                                            om,
+                                            Pose2 {
+                                                center_mm: o.center_mm,
+                                                angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
+                                                base_mm: b,
+                                            },
+                                        ))
+                                    })
+                                    .collect()
+                            };
+                            let found_others = found_except(&[d.id.as_str()]);
                             let gain2 = |c: octoref::table::PointMm, a: Option<f64>| {
                                 let pose = Pose2 {
                                     center_mm: c,
@@ -295,27 +301,7 @@ fn main() -> anyhow::Result<()> {
                                 && let (Some(at), Some((ad, _))) = (anchor_t, anchor_d)
                                 && let Some(ma) = model_of(&at.report.id)
                             {
-                                let rest: Vec<_> = report
-                                    .pieces
-                                    .iter()
-                                    .zip(&analysis.base_mm)
-                                    .filter(|(o, _)| o.id != d.id && o.id != ad.id)
-                                    .filter_map(|(o, &b)| {
-                                        let om = an.models().iter().find(|md| {
-                                            md.kind == o.piece
-                                                && md.treasure == o.treasure
-                                                && md.color == o.color
-                                        })?;
-                                        Some((
-                                            om,
-                                            Pose2 {
-                                                center_mm: o.center_mm,
-                                                angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
-                                                base_mm: b,
-                                            },
-                                        ))
-                                    })
-                                    .collect();
+                                let rest = found_except(&[d.id.as_str(), ad.id.as_str()]);
                                 let p2 = |c: octoref::table::PointMm, a: Option<f64>| Pose2 {
                                     center_mm: c,
                                     angle_rad: a.unwrap_or(0.0).to_radians(),
