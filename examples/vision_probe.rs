@@ -161,15 +161,8 @@ fn main() -> anyhow::Result<()> {
                             PieceKind::Ship | PieceKind::PirateShip | PieceKind::Anchor
                         )
                 }) {
-                    let Some(d) = report
-                        .pieces
-                        .iter()
-                        .filter(|d| d.piece == t.report.piece && d.color == t.report.color)
-                        .min_by(|a, b| {
-                            a.center_mm
-                                .distance(t.report.center_mm)
-                                .total_cmp(&b.center_mm.distance(t.report.center_mm))
-                        })
+                    let Some(d) =
+                        nearest_found(&report.pieces, t.report.piece, t.report.color, t.report.center_mm)
                     else {
                         continue;
                     };
@@ -287,18 +280,10 @@ fn main() -> anyhow::Result<()> {
                                     && o.report.piece == PieceKind::Anchor
                                     && o.report.color == t.report.color
                             });
-                            let anchor_d = report
-                                .pieces
-                                .iter()
-                                .zip(&analysis.base_mm)
-                                .filter(|(o, _)| o.piece == PieceKind::Anchor && o.color == t.report.color)
-                                .min_by(|(a, _), (b, _)| {
-                                    a.center_mm
-                                        .distance(d.center_mm)
-                                        .total_cmp(&b.center_mm.distance(d.center_mm))
-                                });
+                            let anchor_d =
+                                nearest_found(&report.pieces, PieceKind::Anchor, t.report.color, d.center_mm);
                             if t.report.piece == PieceKind::Ship
-                                && let (Some(at), Some((ad, _))) = (anchor_t, anchor_d)
+                                && let (Some(at), Some(ad)) = (anchor_t, anchor_d)
                                 && let Some(ma) = model_of(&at.report.id)
                             {
                                 let rest = found_except(&[d.id.as_str(), ad.id.as_str()]);
@@ -613,15 +598,7 @@ fn main() -> anyhow::Result<()> {
                         octoref::table::PieceKind::Ship | octoref::table::PieceKind::Anchor
                     )
                 }) {
-                    let d = report
-                        .pieces
-                        .iter()
-                        .filter(|d| d.piece == t.report.piece && d.color == t.report.color)
-                        .min_by(|a, b| {
-                            a.center_mm
-                                .distance(t.report.center_mm)
-                                .total_cmp(&b.center_mm.distance(t.report.center_mm))
-                        });
+                    let d = nearest_found(&report.pieces, t.report.piece, t.report.color, t.report.center_mm);
                     println!(
                         "   truth {:?} {:?} at ({:.1},{:.1}) angle {:?} | det {:?}",
                         t.report.piece,
@@ -660,11 +637,7 @@ fn main() -> anyhow::Result<()> {
                         continue;
                     };
                     let near = |kind: PieceKind, c: octoref::table::PointMm| {
-                        report
-                            .pieces
-                            .iter()
-                            .filter(|d| d.piece == kind && d.color == ts.report.color)
-                            .min_by(|a, b| a.center_mm.distance(c).total_cmp(&b.center_mm.distance(c)))
+                        nearest_found(&report.pieces, kind, ts.report.color, c)
                     };
                     let (Some(ds), Some(da)) = (
                         near(PieceKind::Ship, ts.report.center_mm),
@@ -1039,4 +1012,17 @@ fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The piece found of `kind` and `color` nearest table point `at`.
+fn nearest_found(
+    pieces: &[octoref::table::PieceReport],
+    kind: PieceKind,
+    color: Option<octoref::games::crash_octopus::PlayerColor>,
+    at: octoref::table::PointMm,
+) -> Option<&octoref::table::PieceReport> {
+    pieces
+        .iter()
+        .filter(|d| d.piece == kind && d.color == color)
+        .min_by(|a, b| a.center_mm.distance(at).total_cmp(&b.center_mm.distance(at)))
 }
