@@ -1004,9 +1004,11 @@ fn same_colour_readings(
 }
 
 impl Analyzer {
-    /// Every ship and pirate ship fitted again once all the pieces around it are found (see
-    /// [`repose`]), in turn, each with the others' latest poses: the rulings are measured
-    /// from the ships.
+    /// Ships fitted again once all the pieces around them are found, in turn, each with the
+    /// others' latest poses (the rulings are measured from the ships): a ship with its anchor
+    /// ([`Detector::repose_pair`]) when either fits poorly ([`SETTLED_PAIR_HULL_QUALITY`],
+    /// [`SETTLED_ANCHOR_QUALITY`]), then a ship alone ([`repose`]) below
+    /// [`SETTLED_HULL_QUALITY`], and the pirate ship always.
     fn settle_ships(&self, found: &mut [Found], regions: &[region::Region]) {
         let mut detector = Detector::default();
         for h in 0..found.len() {
