@@ -1076,3 +1076,22 @@ fn teaching_an_unchanged_two_coloured_piece_keeps_it_found() {
         "before {b:?} after {a:?}"
     );
 }
+
+/// Scene 217 of `octoref bench --seed 201` (tilt 19.3 degrees), first frame: on dark warm wood a
+/// goblet's cup casts its shadow beyond its stem's, which the view shows as bare table, so the
+/// shadow lies a few millimetres off the goblet. Read as cast by nothing, it was taken for a
+/// piece and fitted as a chest (confidence 0.97); the box holds four chests, and the real one
+/// by the green ship, its closest treasure by 4 mm, was dropped for it. A walk to a shadow's
+/// caster now crosses a stem's width of table.
+const CUP_SHADOW_FIRST: u64 = 201;
+const CUP_SHADOW_SEED: u64 = 217;
+const CUP_SHADOW_FRAMES: usize = 1;
+
+#[test]
+fn a_goblets_shadow_off_its_stem_is_not_a_chest() {
+    let summary = scene_of_a_bench_from(CUP_SHADOW_FIRST, CUP_SHADOW_SEED, CUP_SHADOW_FRAMES);
+    assert_found_exactly(&summary, &["treasure/chest"]);
+    let r = &summary.rulings;
+    assert!(r.closest_checked > 0, "{r:?}");
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
