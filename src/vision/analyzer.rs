@@ -673,6 +673,7 @@ impl Analyzer {
             let region = regions.get(at.region)?;
             refit_as(region, &self.models, &self.view, model, &at.detection, &others)
         };
+        self.drop_stacked(&mut found);
         let dropped = within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
@@ -709,6 +710,7 @@ impl Analyzer {
                 region: ri,
             }));
         }
+        self.drop_stacked(&mut found);
         within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
         self.settle_ships(&mut found, &regions);
@@ -754,6 +756,35 @@ impl Analyzer {
             base_mm,
             times,
         })
+    }
+
+    /// Drops every treasure found where another that explains more stands
+    /// ([`super::stacked`]): one piece seen twice, as a goblet on a deck also read as a gold bar.
+    fn drop_stacked(&self, found: &mut Vec<Found>) {
+        let treasures: Vec<usize> = (0..found.len())
+            .filter(|&i| self.models[found[i].detection.model].kind == PieceKind::Treasure)
+            .collect();
+        let footprints: Vec<_> = treasures
+            .iter()
+            .map(|&i| {
+                let d = &found[i].detection;
+                self.models[d.model].footprint(&d.fit.pose)
+            })
+            .collect();
+        let scores: Vec<f64> = treasures
+            .iter()
+            .map(|&i| found[i].detection.fit.gain * found[i].detection.fit.quality())
+            .collect();
+        let dropped = super::stacked::stacked_duplicates(&footprints, &scores);
+        let mut drop = vec![false; found.len()];
+        for (&i, &d) in treasures.iter().zip(&dropped) {
+            drop[i] = d;
+        }
+        let mut k = 0;
+        found.retain(|_| {
+            k += 1;
+            !drop[k - 1]
+        });
     }
 
     /// Analyses a frame and rules on it: `analyze`'s per-frame report.

@@ -24,6 +24,7 @@ pub mod raster;
 pub mod rectify;
 pub mod region;
 pub mod solid;
+pub mod stacked;
 pub mod synthetic;
 pub mod taught;
 pub mod teach;
