@@ -1109,3 +1109,19 @@ fn a_treasure_is_not_found_twice_where_it_stands() {
     let summary = scene_of_a_bench_from(STACKED_FIRST, STACKED_SEED, STACKED_FRAMES);
     assert_found_exactly(&summary, &["treasure/goblet", "treasure/gold"]);
 }
+
+/// Bench scene 13 (of 30; tilt 14.5 degrees), second frame: a goblet on the orange ship's stern,
+/// its cup leaning off the deck over the table. A gold bar was found on the cup, most of it
+/// inside the goblet as the camera sees it, and named orange's closest treasure (the true one
+/// 110 mm closer than any other). A treasure seen mostly where another one is is that one.
+const CUP_AS_GOLD_SEED: u64 = 13;
+const CUP_AS_GOLD_FRAMES: usize = 2;
+
+#[test]
+fn a_goblets_leaning_cup_is_not_a_gold_bar() {
+    let summary = scene_of_the_bench(CUP_AS_GOLD_SEED, CUP_AS_GOLD_FRAMES);
+    assert_found_exactly(&summary, &["treasure/goblet", "treasure/gold"]);
+    let r = &summary.rulings;
+    assert!(r.closest_checked > 0, "{r:?}");
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}

@@ -24,6 +24,7 @@ use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
 use super::region::{self, CoarseInputs, FineInputs};
+use super::stacked::{Placed, stacked_duplicates};
 use super::taught::TaughtModels;
 use super::view::Viewpoint;
 use crate::calibrate::profile::Profile;
@@ -758,24 +759,32 @@ impl Analyzer {
         })
     }
 
-    /// Drops every treasure found where another that explains more stands
-    /// ([`super::stacked`]): one piece seen twice, as a goblet on a deck also read as a gold bar.
+    /// Drops every treasure found where another that explains more stands, or seen only where
+    /// it is seen ([`super::stacked`]): one piece read twice, as a goblet also read as a gold
+    /// bar on its foot or on its leaning cup.
     fn drop_stacked(&self, found: &mut Vec<Found>) {
         let treasures: Vec<usize> = (0..found.len())
             .filter(|&i| self.models[found[i].detection.model].kind == PieceKind::Treasure)
             .collect();
-        let footprints: Vec<_> = treasures
+        let placed: Vec<Placed> = treasures
             .iter()
             .map(|&i| {
                 let d = &found[i].detection;
-                self.models[d.model].footprint(&d.fit.pose)
+                Placed {
+                    footprint: self.models[d.model].footprint(&d.fit.pose),
+                    silhouette: d
+                        .fit
+                        .silhouette
+                        .polygons
+                        .iter()
+                        .cloned()
+                        .map(PolygonMm::new)
+                        .collect(),
+                    score: d.fit.gain * d.fit.quality(),
+                }
             })
             .collect();
-        let scores: Vec<f64> = treasures
-            .iter()
-            .map(|&i| found[i].detection.fit.gain * found[i].detection.fit.quality())
-            .collect();
-        let dropped = super::stacked::stacked_duplicates(&footprints, &scores);
+        let dropped = stacked_duplicates(&placed);
         let mut drop = vec![false; found.len()];
         for (&i, &d) in treasures.iter().zip(&dropped) {
             drop[i] = d;
