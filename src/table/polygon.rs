@@ -136,7 +136,6 @@ impl PolygonMm {
     }
 }
 
-/// Distance from point `p` to segment `ab`.
 /// The bounding box (min, max) of some points, or `None` when there are none.
 pub fn bounds_of<'a>(points: impl IntoIterator<Item = &'a PointMm>) -> Option<(PointMm, PointMm)> {
     let mut it = points.into_iter();
@@ -149,6 +148,42 @@ pub fn bounds_of<'a>(points: impl IntoIterator<Item = &'a PointMm>) -> Option<(P
     }))
 }
 
+/// Over the grid of points `step_mm` apart that fills the box `lo`..`hi` (cell centres): of
+/// the points where `inside` holds, the share where `shared` holds too. 0 when none is inside,
+/// or the box or the step is not finite and positive. Areas of overlap measured this way are
+/// within a step's width of the polygons' own.
+pub fn grid_share(
+    lo: PointMm,
+    hi: PointMm,
+    step_mm: f64,
+    inside: impl Fn(PointMm) -> bool,
+    shared: impl Fn(PointMm) -> bool,
+) -> f64 {
+    if !(lo.is_finite() && hi.is_finite() && step_mm.is_finite() && step_mm > 0.0) {
+        return 0.0;
+    }
+    let (mut n_inside, mut n_shared) = (0usize, 0usize);
+    let mut y = lo.y + step_mm / 2.0;
+    while y < hi.y {
+        let mut x = lo.x + step_mm / 2.0;
+        while x < hi.x {
+            let p = PointMm::new(x, y);
+            if inside(p) {
+                n_inside += 1;
+                n_shared += usize::from(shared(p));
+            }
+            x += step_mm;
+        }
+        y += step_mm;
+    }
+    if n_inside == 0 {
+        0.0
+    } else {
+        n_shared as f64 / n_inside as f64
+    }
+}
+
+/// Distance from point `p` to segment `ab`.
 pub fn point_segment_distance(p: PointMm, a: PointMm, b: PointMm) -> f64 {
     let ab = b - a;
     let len2 = ab.dot(ab);
@@ -241,5 +276,17 @@ mod tests {
         assert_eq!(a.gap(&inner), 0.0);
         let diag = square(13.0, 14.0, 10.0);
         assert!((a.gap(&diag) - 5.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_grid_share_is_the_overlap_over_the_inside_and_zero_without_a_finite_box() {
+        let (a, b) = (square(0.0, 0.0, 10.0), square(5.0, 0.0, 10.0));
+        let (lo, hi) = a.bounds().unwrap();
+        let share = grid_share(lo, hi, 0.5, |p| a.contains(p), |p| b.contains(p));
+        assert!((share - 0.5).abs() < 0.03, "{share}");
+        assert_eq!(grid_share(lo, hi, 0.5, |_| false, |_| true), 0.0);
+        let far = PointMm::new(f64::INFINITY, 0.0);
+        assert_eq!(grid_share(lo, far, 0.5, |_| true, |_| true), 0.0);
+        assert_eq!(grid_share(lo, hi, 0.0, |_| true, |_| true), 0.0);
     }
 }

@@ -21,6 +21,7 @@ use super::region::Region;
 use super::solid::Solid;
 use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::games::crash_octopus::{DieTop, PlayerColor, TreasureType};
+use crate::table::polygon::grid_share;
 use crate::table::{CatalogEntry, PieceKind, PointMm, PolygonMm, Shape};
 use std::collections::HashMap;
 
@@ -2248,27 +2249,13 @@ fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
     if decks.is_empty() {
         return 0.0;
     }
-    let (mut inside, mut on) = (0usize, 0usize);
-    let mut y = lo.y + SHARE_SAMPLE_MM / 2.0;
-    while y < hi.y {
-        let mut x = lo.x + SHARE_SAMPLE_MM / 2.0;
-        while x < hi.x {
-            let q = PointMm::new(x, y);
-            if footprint.contains(q) {
-                inside += 1;
-                if decks.iter().any(|d| d.contains(q)) {
-                    on += 1;
-                }
-            }
-            x += SHARE_SAMPLE_MM;
-        }
-        y += SHARE_SAMPLE_MM;
-    }
-    if inside == 0 {
-        0.0
-    } else {
-        on as f64 / inside as f64
-    }
+    grid_share(
+        lo,
+        hi,
+        SHARE_SAMPLE_MM,
+        |q| footprint.contains(q),
+        |q| decks.iter().any(|d| d.contains(q)),
+    )
 }
 
 /// `explained` marked afresh from the detections' silhouettes, in the order they were found.

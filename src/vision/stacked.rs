@@ -17,6 +17,7 @@
 //! (On the bench's seeds 1-30, 101-130 and 201-230, dropping at 0.45 rather than 0.6 changes no
 //! reading, and at 0.8 some such bars stay.)
 
+use crate::table::polygon::{bounds_of, grid_share};
 use crate::table::{PointMm, PolygonMm};
 
 /// Share of the smaller footprint two treasures' footprints must share to be one piece seen
@@ -66,7 +67,7 @@ pub fn stacked_duplicates(pieces: &[Placed]) -> Vec<bool> {
 pub fn inside_share(parts: &[PolygonMm], within: &[PolygonMm]) -> f64 {
     let bounds = |ps: &[PolygonMm]| {
         let all: Vec<PointMm> = ps.iter().flat_map(|p| p.points().iter().copied()).collect();
-        crate::table::polygon::bounds_of(&all)
+        bounds_of(&all)
     };
     let (Some((lo, hi)), Some((wlo, whi))) = (bounds(parts), bounds(within)) else {
         return 0.0;
@@ -74,44 +75,13 @@ pub fn inside_share(parts: &[PolygonMm], within: &[PolygonMm]) -> f64 {
     if hi.x < wlo.x || whi.x < lo.x || hi.y < wlo.y || whi.y < lo.y {
         return 0.0;
     }
-    share_on_grid(
+    grid_share(
         lo,
         hi,
+        SAMPLE_STEP_MM,
         |p| parts.iter().any(|q| q.contains(p)),
         |p| within.iter().any(|q| q.contains(p)),
     )
-}
-
-/// Over a [`SAMPLE_STEP_MM`] grid between `lo` and `hi`: of the points `inside`, the share
-/// also `shared` (0 when none is inside).
-fn share_on_grid(
-    lo: PointMm,
-    hi: PointMm,
-    inside: impl Fn(PointMm) -> bool,
-    shared: impl Fn(PointMm) -> bool,
-) -> f64 {
-    if !(lo.x.is_finite() && lo.y.is_finite() && hi.x.is_finite() && hi.y.is_finite()) {
-        return 0.0;
-    }
-    let (mut n_inside, mut n_shared) = (0usize, 0usize);
-    let mut y = lo.y + SAMPLE_STEP_MM / 2.0;
-    while y < hi.y {
-        let mut x = lo.x + SAMPLE_STEP_MM / 2.0;
-        while x < hi.x {
-            let p = PointMm::new(x, y);
-            if inside(p) {
-                n_inside += 1;
-                n_shared += usize::from(shared(p));
-            }
-            x += SAMPLE_STEP_MM;
-        }
-        y += SAMPLE_STEP_MM;
-    }
-    if n_inside == 0 {
-        0.0
-    } else {
-        n_shared as f64 / n_inside as f64
-    }
 }
 
 /// The share of the smaller of `a` and `b` (by area) that lies inside the other, measured on a
@@ -125,7 +95,13 @@ pub fn shared_share(a: &PolygonMm, b: &PolygonMm) -> f64 {
     if hi.x < llo.x || lhi.x < lo.x || hi.y < llo.y || lhi.y < lo.y {
         return 0.0;
     }
-    share_on_grid(lo, hi, |p| small.contains(p), |p| large.contains(p))
+    grid_share(
+        lo,
+        hi,
+        SAMPLE_STEP_MM,
+        |p| small.contains(p),
+        |p| large.contains(p),
+    )
 }
 
 #[cfg(test)]
