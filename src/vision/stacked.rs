@@ -89,19 +89,7 @@ pub fn inside_share(parts: &[PolygonMm], within: &[PolygonMm]) -> f64 {
 /// degenerate.
 pub fn shared_share(a: &PolygonMm, b: &PolygonMm) -> f64 {
     let (small, large) = if a.area() <= b.area() { (a, b) } else { (b, a) };
-    let (Some((lo, hi)), Some((llo, lhi))) = (small.bounds(), large.bounds()) else {
-        return 0.0;
-    };
-    if hi.x < llo.x || lhi.x < lo.x || hi.y < llo.y || lhi.y < lo.y {
-        return 0.0;
-    }
-    grid_share(
-        lo,
-        hi,
-        SAMPLE_STEP_MM,
-        |p| small.contains(p),
-        |p| large.contains(p),
-    )
+    inside_share(std::slice::from_ref(small), std::slice::from_ref(large))
 }
 
 #[cfg(test)]
