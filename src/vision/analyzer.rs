@@ -780,7 +780,7 @@ impl Analyzer {
                         .cloned()
                         .map(PolygonMm::new)
                         .collect(),
-                    score: d.fit.gain * d.fit.quality(),
+                    score: d.fit.score(),
                 }
             })
             .collect();
@@ -922,9 +922,7 @@ fn within_counts(
     models: &[Model],
     refit: impl Fn(&[Found], usize, usize) -> Option<Fit>,
 ) -> Vec<Found> {
-    // Gain times quality: a piece that explains many pixels and fits them well (a ship on the
-    // water beats a ship's colour seen on the island's palm).
-    let score = |f: &Found| f.detection.fit.gain * f.detection.fit.quality();
+    let score = |f: &Found| f.detection.fit.score();
     let mut order: Vec<usize> = (0..found.len()).collect();
     order.sort_by(|&a, &b| score(&found[b]).total_cmp(&score(&found[a])));
     let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
@@ -966,7 +964,7 @@ fn within_counts(
                 let Some((other, fit)) = found[turned].detection.runner_up.as_ref() else {
                     continue;
                 };
-                let total = fit.gain * fit.quality() + score(&found[rest]);
+                let total = fit.score() + score(&found[rest]);
                 if spare(&used, *other)
                     && total > score(&found[j])
                     && best.as_ref().is_none_or(|b| total > b.3)
@@ -981,11 +979,7 @@ fn within_counts(
                 same_colour_readings(found, k, models, &|o| spare(&used, o), &refit)
                     .into_iter()
                     .map(|(other, fit)| {
-                        let share = if own > 0.0 {
-                            fit.gain * fit.quality() / own
-                        } else {
-                            0.0
-                        };
+                        let share = if own > 0.0 { fit.score() / own } else { 0.0 };
                         (share, other, fit)
                     })
                     .filter(|(_, _, fit)| fit.quality() >= TURN_MIN_QUALITY)
@@ -998,7 +992,7 @@ fn within_counts(
                 for &j in &kept {
                     if let Some((share, other, fit)) = readings(j)
                         && share >= TURN_MIN_SHARE
-                        && fit.gain * fit.quality() + score(&found[i]) > score(&found[j])
+                        && fit.score() + score(&found[i]) > score(&found[j])
                         && best.as_ref().is_none_or(|b| share > b.3)
                     {
                         best = Some((j, other, fit, share));

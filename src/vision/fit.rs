@@ -90,6 +90,13 @@ impl Fit {
         }
     }
 
+    /// Gain times quality: what pieces competing for a count or a spot are weighed by, so that
+    /// one explaining many pixels and fitting them well wins (a ship on the water beats a ship's
+    /// colour seen on the island's palm).
+    pub fn score(&self) -> f64 {
+        self.gain * self.quality()
+    }
+
     /// A fit at `pose` whose silhouette scored `gain` on `map` (its area measured on the map).
     fn measured(
         pose: Pose2,
