@@ -10,6 +10,7 @@
 //! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds;
 //! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
 //! `PROBE_MODELS=1` prints how each model is weighed on the scene's table.
+//! `PROBE_ALL_PIECES=1` looks for every piece of the box, as vision does when not told who plays.
 //! `PROBE_FIRST_SEED=101` looks at the scenes of `octoref bench --seed 101` (seeds 101-130).
 //! `PROBE_POSE=4` lists the ships, pirate ships and anchors found at least 4 mm off or turned 20
 //! degrees or more, with their gains at the true and the found pose as the pieces around them
@@ -23,6 +24,7 @@ use octoref::vision::bench::{BenchConfig, scene_specs};
 use octoref::vision::detect::{Detection, for_each_inside, refit_as};
 use octoref::vision::evaluate::{score_frame, truth_report};
 use octoref::vision::fit::Fit;
+use octoref::vision::in_play::InPlay;
 use octoref::vision::labels::Label;
 use octoref::vision::synthetic::prepare;
 use octoref::vision::taught::TaughtModels;
@@ -89,8 +91,14 @@ fn main() -> anyhow::Result<()> {
                 f.image = out;
             }
         }
-        let an = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?;
         let ctx = GameContext::with_players(spec.player_colours());
+        // As the bench does: the game's pieces only (PROBE_ALL_PIECES=1: the whole box).
+        let in_play = match std::env::var_os("PROBE_ALL_PIECES") {
+            Some(_) => InPlay::everything(),
+            None => octoref::vision::bench::scene_in_play(spec)?,
+        };
+        let an = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?
+            .with_in_play(&in_play);
         println!(
             "== seed {seed} tilt {:.1} height {:.0} players {:?}",
             sc.scene.rig.tilt_deg,

@@ -6,13 +6,18 @@
 //! Every input is checked before anything is printed: the profile (and its empty-table
 //! reference image, resolved against the profile's folder), the players, and each image as it
 //! comes (readable, the profile's resolution). Bad input exits 2 naming the file.
+//!
+//! With `--players`, vision looks only for that game's pieces ([`crate::vision::in_play`]): the
+//! players' ships and anchors, the Pirate's with the Pirate, the treasure set of the player count.
+//! Without, it looks for the whole box and the players are the ships it sees.
 
 use super::{CliError, CliResult, emit_json, say};
 use crate::calibrate::profile::Profile;
 use crate::capture::still::load_image;
-use crate::games::crash_octopus::PlayerColor;
+use crate::games::crash_octopus::{PlayerColor, RulesData};
 use crate::referee::{FrameReport, FramesReport, GameContext};
 use crate::table::{Catalog, PieceKind};
+use crate::vision::in_play::InPlay;
 use crate::vision::{Analyzer, TaughtModels, VisionError};
 use anyhow::anyhow;
 use clap::Args;
@@ -171,7 +176,12 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
 
     let loaded = load_profile(&args.calibration)?;
     let catalog = Catalog::default_catalog();
-    let analyzer = analyzer_of(&loaded, &catalog)?;
+    let mut analyzer = analyzer_of(&loaded, &catalog)?;
+    if let Some(ctx) = &fixed {
+        // Told who plays, vision looks only for that game's pieces (vision::in_play).
+        let rules = RulesData::builtin().map_err(CliError::failed)?;
+        analyzer.set_in_play(&InPlay::of_players(&ctx.players, &rules));
+    }
     let mut frames = Vec::with_capacity(args.images.len());
     for image in &args.images {
         let frame = load_frame(image, &loaded)?;

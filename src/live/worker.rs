@@ -27,9 +27,11 @@ use super::snapshot::LiveSnapshot;
 use super::stable_ids::with_stable_ids;
 use super::string_check::{StringBand, StringFit};
 use crate::capture::Frame;
+use crate::games::crash_octopus::RulesData;
 use crate::referee::{FrameReport, GameContext};
 use crate::table::{Catalog, OceanReport, PolygonMm};
 use crate::vision::Analyzer;
+use crate::vision::in_play::InPlay;
 use crate::vision::rectify::COARSE_STEP;
 use crate::vision::taught::TaughtModels;
 use crate::vision::tracking::{
@@ -129,8 +131,13 @@ struct Vision {
 }
 
 impl Vision {
-    fn new(cal: LiveCalibration, catalog: &Catalog, taught: &TaughtModels) -> Result<Self, LiveError> {
-        let analyzer = Analyzer::new(&cal.profile, &cal.reference, catalog, taught)?;
+    fn new(
+        cal: LiveCalibration,
+        catalog: &Catalog,
+        taught: &TaughtModels,
+        in_play: &InPlay,
+    ) -> Result<Self, LiveError> {
+        let analyzer = Analyzer::new(&cal.profile, &cal.reference, catalog, taught)?.with_in_play(in_play);
         let g = analyzer.rectification().coarse;
         let reference_coarse = subsample(&cal.reference, COARSE_STEP, g.height as i32, g.width as i32)
             .map_err(crate::vision::VisionError::from)?;
@@ -156,6 +163,9 @@ pub(crate) struct Engine {
     config: LiveConfig,
     catalog: Catalog,
     taught: TaughtModels,
+    /// The pieces the game puts on the table (from the context's players), kept across
+    /// recalibrations.
+    in_play: InPlay,
     /// The calibration as given (or re-registered), at its own resolution and light.
     base: LiveCalibration,
     /// The light the reference is adapted to, against `base`'s reference.
@@ -194,6 +204,14 @@ pub(crate) struct Engine {
     fault_since: BTreeMap<&'static str, Instant>,
 }
 
+/// The pieces the game in `ctx` puts on the table (the app's contexts carry the set-up's modules), for vision to look for only those. The rules
+/// data is built in (and checked by its tests); were it unreadable, vision looks for the whole box.
+fn in_play_of(ctx: &GameContext) -> InPlay {
+    RulesData::builtin()
+        .map(|rules| InPlay::of_players(&ctx.players, &rules).with_modules(ctx.modules))
+        .unwrap_or_else(|_| InPlay::everything())
+}
+
 fn ocean_of(cal: &LiveCalibration) -> OceanReport {
     cal.profile
         .ocean
@@ -215,13 +233,15 @@ impl Engine {
             TrackArea::from_profile(&cal.profile),
             config.tracker.clone(),
         )?;
+        let in_play = in_play_of(&ctx);
         let committer =
             Committer::new(ocean_of(&cal), ctx)?.with_reading_interval(config.reading_interval_frames);
-        let vision = Vision::new(cal.clone(), &catalog, &taught)?;
+        let vision = Vision::new(cal.clone(), &catalog, &taught, &in_play)?;
         Ok(Self {
             config,
             catalog,
             taught,
+            in_play,
             base: cal,
             light_gains: LightGains::UNIT,
             vision,
@@ -312,6 +332,8 @@ impl Engine {
     fn command(&mut self, command: Command) {
         match command {
             Command::SetContext(ctx) => {
+                self.in_play = in_play_of(&ctx);
+                self.vision.analyzer.set_in_play(&self.in_play);
                 if let Err(e) = self.committer.set_context(ctx) {
                     self.analysis_failed = Some(format!("the game context: {e}"));
                 }
@@ -360,7 +382,7 @@ impl Engine {
                 .white_bgr
                 .map(|w| [0, 1, 2].map(|c| w[c] * self.light_gains.bgr[c]));
         }
-        match Vision::new(cal, &self.catalog, &self.taught) {
+        match Vision::new(cal, &self.catalog, &self.taught, &self.in_play) {
             Ok(v) => self.vision = v,
             Err(e) => self.analysis_failed = Some(e.to_string()),
         }

@@ -8,7 +8,10 @@
 //!   `i % 5 == 3`). Camera height, light, table surface and everything else are sampled from the
 //!   seed by the renderer.
 //! - **Scoring**: [`super::evaluate`] (matching radius, ruling margins); the rulings on truth and
-//!   on the detections use the same game (the scene's players in turn order).
+//!   on the detections use the same game (the scene's players in turn order). Vision is told
+//!   the game as the app's game set-up tells it ([`scene_in_play`]): only the players' ships and
+//!   anchors, the Pirate's pieces with the Pirate, the modules' pieces with their modules, the
+//!   treasure set of the player count.
 //! - **Speed**: per frame, [`Analyzer::report`]'s stage times (analysis plus the referee), and in
 //!   the same run, on the same frame, the reference pass: BGR -> HSV then a 5x5 Gaussian blur of
 //!   the HSV image ([`reference_pass`]), run [`REFERENCE_REPEATS`] times and averaged. The ratio
@@ -26,10 +29,13 @@ use super::evaluate::{
     CLEAR_MARGIN_MM, CLOSEST_MARGIN_MM, FrameScore, RulingCounts, Summary, quantile, score_frame,
     truth_report,
 };
+use super::in_play::InPlay;
 use super::parallel::{default_threads, run_tasks};
 use super::synthetic::{SyntheticError, SyntheticScene, prepare};
 use super::taught::TaughtModels;
-use crate::referee::GameContext;
+use crate::games::crash_octopus::RulesData;
+use crate::games::crash_octopus::rules_data::RulesDataError;
+use crate::referee::{GameContext, Modules};
 use crate::synth::{Faults, Resolution, SceneSpec};
 use crate::table::Catalog;
 use opencv::core::{self, Mat, Size};
@@ -369,12 +375,20 @@ fn prepare_scene(
     };
     info.camera_height_mm = scene.scene.rig.height_mm;
     info.tilt_deg = scene.scene.rig.tilt_deg;
-    let analyzer = match Analyzer::new(
-        &scene.profile,
-        &scene.reference,
-        catalog,
-        &TaughtModels::default(),
-    ) {
+    // The game is known, as the app knows it from its set-up and `analyze` from --players.
+    let prepared = scene_in_play(spec)
+        .map_err(|e| e.to_string())
+        .and_then(|in_play| {
+            Analyzer::new(
+                &scene.profile,
+                &scene.reference,
+                catalog,
+                &TaughtModels::default(),
+            )
+            .map(|a| a.with_in_play(&in_play))
+            .map_err(|e| e.to_string())
+        });
+    let analyzer = match prepared {
         Ok(a) => a.with_threads(analysis_threads),
         Err(e) => {
             info.error = Some(format!("seed {}: preparing the analysis: {e}", spec.seed));
@@ -391,6 +405,20 @@ fn prepare_scene(
         frames,
         ready: Some((scene, analyzer, ctx)),
     }
+}
+
+/// The pieces a scene's game puts on the table (its players and modules), as the app knows them
+/// from its game set-up.
+pub fn scene_in_play(spec: &SceneSpec) -> Result<InPlay, RulesDataError> {
+    let rules = RulesData::builtin()?;
+    let m = spec.modules;
+    Ok(
+        InPlay::of_players(&spec.player_colours(), &rules).with_modules(Modules {
+            pink_pirate: m.pink_pirate,
+            little_octopus: m.little_octopus,
+            island: m.island,
+        }),
+    )
 }
 
 /// Analyses, times and scores a prepared scene's frames (alone on the machine: see the module's

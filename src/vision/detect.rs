@@ -251,8 +251,12 @@ pub struct Model {
     pub scale: f64,
     /// Lowest fit quality accepted.
     pub min_quality: f64,
-    /// How many the box holds (at most this many are reported per frame).
+    /// How many the game puts on the table (at most this many are reported per frame): the
+    /// box's count unless [`crate::vision::in_play::InPlay`] says otherwise.
     pub count: u32,
+    /// The game puts this piece on the table ([`crate::vision::in_play::InPlay`]): a model
+    /// whose piece stays in the box is never fitted, nor anything turned into it.
+    pub in_play: bool,
     /// The piece's main colour looks like the table and its second colour is its top (the
     /// captain's white body and navy hat on a pale table): it is found and placed by its top,
     /// whose apparent centre lies above the footprint centre along the camera's lean.
@@ -316,6 +320,7 @@ impl Model {
                 MIN_QUALITY
             },
             count: entry.count,
+            in_play: true,
             seen_by_top: false,
             top_area_mm2: 0.0,
             body_stands_out: false,

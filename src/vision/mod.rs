@@ -7,7 +7,7 @@
 //! pixel shows; [`detect`] explains each changed region with catalog pieces, fitting each one's
 //! pose ([`fit`]) through its silhouette ([`solid`], [`view`]: parallax) scored on the pixels
 //! ([`raster`]); [`counter`] reads the Octo-Counter and the crab. [`analyzer`] runs them all;
-//! [`taught`] holds what `octoref teach` learnt; [`evaluate`] scores readings against the
+//! [`in_play`] says which pieces a game sets out; [`taught`] holds what `octoref teach` learnt; [`evaluate`] scores readings against the
 //! renderer's truth and [`synthetic`] prepares rendered scenes for `octoref bench` and tests.
 
 pub mod analyzer;
@@ -18,6 +18,7 @@ pub mod counter;
 pub mod detect;
 pub mod evaluate;
 pub mod fit;
+pub mod in_play;
 pub mod labels;
 pub mod parallel;
 pub mod raster;
