@@ -30,8 +30,10 @@ fn main() -> anyhow::Result<()> {
     let mut work = Vec::new();
     for spec in scene_specs(&config) {
         let sc = prepare(&spec, config.frames_per_scene, |_| octoref::synth::Faults::none())?;
-        let analyzer =
-            Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?.with_threads(1);
+        // As the bench does: the scene's game's pieces only.
+        let analyzer = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?
+            .with_in_play(&octoref::vision::bench::scene_in_play(&spec)?)
+            .with_threads(1);
         work.push((analyzer, sc.frames));
     }
     // Per frame, its fastest analysis and each stage's fastest time over the passes.
