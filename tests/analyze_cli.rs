@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::print_stdout)] // helpers outside #[test] fns: a failure there is a test failure
 
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -209,6 +209,94 @@ fn players_and_active_player_are_the_given_ones() {
     let o = analyze(&["scene/frame_000.jpg"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(o.stdout.is_empty());
+}
+
+/// The kinds (ships and anchors by colour, treasures by type) an analysis reports, with counts.
+fn kinds_reported(doc: &Value) -> BTreeMap<String, usize> {
+    let mut kinds = BTreeMap::new();
+    for p in doc["frames"][0]["pieces"].as_array().unwrap() {
+        let piece = p["piece"].as_str().unwrap();
+        let what = match (p["color"].as_str(), p["type"].as_str()) {
+            (Some(c), _) => format!("{piece}/{c}"),
+            (_, Some(t)) => format!("{piece}/{t}"),
+            _ => piece.to_string(),
+        };
+        *kinds.entry(what).or_insert(0) += 1;
+    }
+    kinds
+}
+
+#[test]
+fn told_the_players_vision_reports_only_their_games_pieces() {
+    // The scene has three players: orange, green and blue.
+    let seen = analyze(&["scene/frame_000.jpg", "--json"]);
+    assert!(seen.status.success(), "{}", stderr(&seen));
+    let all = kinds_reported(&serde_json::from_slice(&seen.stdout).unwrap());
+    assert!(all.contains_key("ship/blue"), "{all:?}");
+    let two = analyze(&["scene/frame_000.jpg", "--players", "orange,green", "--json"]);
+    assert!(two.status.success(), "{}", stderr(&two));
+    let told = kinds_reported(&serde_json::from_slice(&two.stdout).unwrap());
+    assert!(
+        told.contains_key("ship/orange") && told.contains_key("ship/green"),
+        "{told:?}"
+    );
+    // A ship on the table is still a ship, whoever sails it; the Pirate's pieces are not looked
+    // for.
+    assert!(told.contains_key("ship/blue"), "{told:?}");
+    for absent in ["pirate_ship", "octo_canon"] {
+        assert!(!told.contains_key(absent), "{absent} in {told:?}");
+    }
+    // Two players play with three of each treasure type; the table shows four of some.
+    assert!(
+        all.iter().any(|(k, &n)| k.starts_with("treasure/") && n == 4),
+        "{all:?}"
+    );
+    for t in ["captain", "goblet", "gold", "gem", "chest"] {
+        let n = told.get(&format!("treasure/{t}")).copied().unwrap_or(0);
+        assert!(n <= 3, "{n} {t}: {told:?}");
+    }
+    assert!(!told.contains_key("treasure/rose") && !told.contains_key("treasure/bottle"));
+    // The modules known, and none of them played: no Little Octopus, no island.
+    let none = analyze(&[
+        "scene/frame_000.jpg",
+        "--players",
+        "orange,green,blue",
+        "--modules",
+        "--json",
+    ]);
+    assert!(none.status.success(), "{}", stderr(&none));
+    let told = kinds_reported(&serde_json::from_slice(&none.stdout).unwrap());
+    assert!(told.contains_key("ship/blue"), "{told:?}");
+    assert!(
+        !told.contains_key("little_octopus") && !told.contains_key("island"),
+        "{told:?}"
+    );
+}
+
+#[test]
+fn bad_modules_are_bad_usage() {
+    for (args, says) in [
+        (&["--modules", "island"][..], "--players"),
+        (
+            &["--players", "orange,green", "--modules", "kraken"][..],
+            "\"kraken\"",
+        ),
+        (
+            &["--players", "orange,green", "--modules", "pink_pirate"][..],
+            "pink",
+        ),
+        (
+            &["--players", "orange,green,pink", "--modules", "island"][..],
+            "pink",
+        ),
+    ] {
+        let mut all = vec!["scene/frame_000.jpg"];
+        all.extend_from_slice(args);
+        let o = analyze(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `octoref analyze --calibration FILE.json IMG... [--players ...] [--active orange]
+//! `octoref analyze --calibration FILE.json IMG... [--players ...] [--modules ...] [--active orange]
 //! [--tolerance-mm 3] [--json]`: every piece on the table and the rulings, per image
 //! (`cli.md`: one `{"frames": [...]}` document on stdout with `--json`, the referee's messages in
 //! plain words on stderr).
@@ -8,14 +8,15 @@
 //! comes (readable, the profile's resolution). Bad input exits 2 naming the file.
 //!
 //! With `--players`, vision looks only for that game's pieces ([`crate::vision::in_play`]): the
-//! players' ships and anchors, the Pirate's with the Pirate, the treasure set of the player count.
+//! Pirate's only with the Pirate, the treasure set of the player count;
+//! with `--modules` too, the Little Octopus and the island only with their modules.
 //! Without, it looks for the whole box and the players are the ships it sees.
 
 use super::{CliError, CliResult, emit_json, say};
 use crate::calibrate::profile::Profile;
 use crate::capture::still::load_image;
 use crate::games::crash_octopus::{PlayerColor, RulesData};
-use crate::referee::{FrameReport, FramesReport, GameContext};
+use crate::referee::{FrameReport, FramesReport, GameContext, Modules};
 use crate::table::{Catalog, PieceKind};
 use crate::vision::in_play::InPlay;
 use crate::vision::{Analyzer, TaughtModels, VisionError};
@@ -36,6 +37,11 @@ pub struct AnalyzeArgs {
     /// seen on the table, in the catalog's order (the Pink Pirate last).
     #[arg(long, value_delimiter = ',')]
     pub players: Vec<String>,
+    /// The Pink Pirates modules the game plays with: pink_pirate, little_octopus, island
+    /// (`--modules` alone: none). With --players, vision then looks for the Little Octopus and
+    /// the island only with their modules. Default: not known (both looked for).
+    #[arg(long, value_delimiter = ',', num_args = 0..)]
+    pub modules: Option<Vec<String>>,
     /// The player about to flick.
     #[arg(long)]
     pub active: Option<String>,
@@ -146,6 +152,25 @@ pub fn players_seen(
     players
 }
 
+/// The modules named on the command line (exit 2 naming an unknown one).
+fn modules_of(names: &[String]) -> Result<Modules, CliError> {
+    let mut m = Modules::default();
+    for n in names {
+        match n.trim() {
+            "pink_pirate" => m.pink_pirate = true,
+            "little_octopus" => m.little_octopus = true,
+            "island" => m.island = true,
+            "" => {}
+            other => {
+                return Err(input(format!(
+                    "--modules: expected pink_pirate, little_octopus or island, got {other:?}"
+                )));
+            }
+        }
+    }
+    Ok(m)
+}
+
 pub fn run(args: &AnalyzeArgs) -> CliResult {
     let players = args
         .players
@@ -158,8 +183,22 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
         .as_deref()
         .map(|s| parse_colour("active", s))
         .transpose()?;
+    let modules = args.modules.as_deref().map(modules_of).transpose()?;
+    if modules.is_some() && players.is_empty() {
+        return Err(input(
+            "--modules: the modules need the players; expected --players as well, e.g. --players orange,green,pink --modules pink_pirate".to_string(),
+        ));
+    }
+    if let Some(m) = modules
+        && m.pink_pirate != players.contains(&PlayerColor::Pink)
+    {
+        return Err(input(
+            "--modules/--players: the Pink Pirate plays pink with the pink_pirate module; expected both or neither".to_string(),
+        ));
+    }
     let context = |players: Vec<PlayerColor>| -> Result<GameContext, CliError> {
         let mut ctx = GameContext::with_players(players);
+        ctx.modules = modules.unwrap_or_default();
         ctx.active = active;
         ctx.tolerance_mm = args.tolerance_mm;
         ctx.validate()
@@ -180,7 +219,11 @@ pub fn run(args: &AnalyzeArgs) -> CliResult {
     if let Some(ctx) = &fixed {
         // Told who plays, vision looks only for that game's pieces (vision::in_play).
         let rules = RulesData::builtin().map_err(CliError::failed)?;
-        analyzer.set_in_play(&InPlay::of_players(&ctx.players, &rules));
+        let in_play = InPlay::of_players(&ctx.players, &rules);
+        analyzer.set_in_play(&match modules {
+            Some(m) => in_play.with_modules(m),
+            None => in_play,
+        });
     }
     let mut frames = Vec::with_capacity(args.images.len());
     for image in &args.images {

@@ -545,7 +545,7 @@ impl Analyzer {
     pub fn set_in_play(&mut self, in_play: &InPlay) {
         for (i, m) in self.models.iter_mut().enumerate() {
             let box_count = self.box_counts.get(i).copied().unwrap_or(m.count);
-            m.count = in_play.count(m.kind, m.color, m.treasure, box_count);
+            m.count = in_play.count(m.kind, m.treasure, box_count);
             m.in_play = m.count > 0 || box_count == 0;
         }
         self.excluded = self
@@ -1698,7 +1698,7 @@ mod tests {
             &rules,
         ));
         assert_eq!(of(&an, "octo_canon"), (false, 0));
-        assert_eq!(of(&an, "ship_blue"), (false, 0));
+        assert_eq!(of(&an, "ship_blue"), (true, 1));
         assert_eq!(of(&an, "ship_orange"), (true, 1));
         assert_eq!(of(&an, "gold"), (true, 3));
         assert_eq!(of(&an, "ink_die"), (true, 1));

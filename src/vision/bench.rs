@@ -9,9 +9,9 @@
 //!   seed by the renderer.
 //! - **Scoring**: [`super::evaluate`] (matching radius, ruling margins); the rulings on truth and
 //!   on the detections use the same game (the scene's players in turn order). Vision is told
-//!   the game as the app's game set-up tells it ([`scene_in_play`]): only the players' ships and
-//!   anchors, the Pirate's pieces with the Pirate, the modules' pieces with their modules, the
-//!   treasure set of the player count.
+//!   the game as the app's game set-up tells it ([`scene_in_play`]): the Pirate's pieces only
+//!   with the Pirate, the modules' pieces only with their modules, the treasure set of the player
+//!   count.
 //! - **Speed**: per frame, [`Analyzer::report`]'s stage times (analysis plus the referee), and in
 //!   the same run, on the same frame, the reference pass: BGR -> HSV then a 5x5 Gaussian blur of
 //!   the HSV image ([`reference_pass`]), run [`REFERENCE_REPEATS`] times and averaged. The ratio
