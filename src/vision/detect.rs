@@ -83,6 +83,9 @@ const CONTENDER_SHARE: f64 = 0.75;
 /// Contenders whose fits lie further apart than this (mm) are started again at each other's
 /// centres (see [`Detector::best_fit`]).
 const CROSS_START_MIN_MM: f64 = 6.0;
+/// A contender explaining less than this share of its silhouette is also started where its
+/// colours lie outside each other candidate's silhouette (see [`Detector::best_fit`]).
+const CROSS_REST_MAX_QUALITY: f64 = 0.6;
 /// Evenly spaced start angles per symmetry period for near-isotropic footprints.
 const ISOTROPIC_STARTS: usize = 6;
 /// A two-coloured piece's second start (on its main colour) is tried when it lies at least this
@@ -1426,33 +1429,53 @@ impl Detector {
             .take(CONTENDERS)
             .take_while(|c| c.1.gain >= CONTENDER_SHARE * top_gain)
             .count();
-        let centres: Vec<PointMm> = candidates[..contenders]
-            .iter()
-            .map(|c| c.1.pose.center_mm)
-            .collect();
-        for (a, centre) in centres.iter().enumerate() {
+        let centres: Vec<PointMm> = candidates.iter().map(|c| c.1.pose.center_mm).collect();
+        for a in 0..contenders {
+            let centre = centres[a];
             for (b, at) in centres.iter().enumerate() {
-                if a == b || at.distance(*centre) <= CROSS_START_MIN_MM {
+                if a == b || at.distance(centre) <= CROSS_START_MIN_MM {
                     continue;
                 }
                 let (mi, _, key, k) = candidates[a];
-                let Some(map) = maps.get(&key) else {
-                    continue;
+                // A contender that settled short of pixels also starts where its colours lie
+                // outside another candidate's silhouette: with the die fitted beside it, what is
+                // left is the tentacle, which started between the two.
+                let rest = if candidates[a].1.quality() < CROSS_REST_MAX_QUALITY {
+                    let mut covered = Vec::new();
+                    for_each_inside(region, &candidates[b].1.silhouette.polygons, |p| covered.push(p));
+                    covered.sort_unstable();
+                    let outside: Vec<PointMm> = plans[k]
+                        .own
+                        .iter()
+                        .zip(&plans[k].pts)
+                        .filter(|(p, _)| covered.binary_search(p).is_err())
+                        .map(|(_, &pt)| pt)
+                        .collect();
+                    (outside.len() >= MIN_SEED_OWN_PX)
+                        .then(|| mean_mm(&outside))
+                        .filter(|r| r.distance(centre) > CROSS_START_MIN_MM)
+                } else {
+                    None
                 };
-                let model = &models[mi];
-                let again = self.fit_model(
-                    region,
-                    model,
-                    map,
-                    view,
-                    explained,
-                    seed,
-                    &plans[k],
-                    quality_floor,
-                    Some(*at),
-                );
-                if let Some(fit) = again.filter(|f| f.gain > candidates[a].1.gain) {
-                    candidates[a].1 = fit;
+                let across = (b < contenders).then_some(*at);
+                for start in across.into_iter().chain(rest) {
+                    let Some(map) = maps.get(&key) else {
+                        continue;
+                    };
+                    let again = self.fit_model(
+                        region,
+                        &models[mi],
+                        map,
+                        view,
+                        explained,
+                        seed,
+                        &plans[k],
+                        quality_floor,
+                        Some(start),
+                    );
+                    if let Some(fit) = again.filter(|f| f.gain > candidates[a].1.gain) {
+                        candidates[a].1 = fit;
+                    }
                 }
             }
         }
