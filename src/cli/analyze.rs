@@ -152,23 +152,12 @@ pub fn players_seen(
     players
 }
 
-/// The modules named on the command line (exit 2 naming an unknown one).
+/// The modules named on the command line, read as `synth --modules` reads them (exit 2 naming
+/// an unknown one).
 fn modules_of(names: &[String]) -> Result<Modules, CliError> {
-    let mut m = Modules::default();
-    for n in names {
-        match n.trim() {
-            "pink_pirate" => m.pink_pirate = true,
-            "little_octopus" => m.little_octopus = true,
-            "island" => m.island = true,
-            "" => {}
-            other => {
-                return Err(input(format!(
-                    "--modules: expected pink_pirate, little_octopus or island, got {other:?}"
-                )));
-            }
-        }
-    }
-    Ok(m)
+    crate::synth::Modules::from_names(names)
+        .map(Modules::from)
+        .map_err(|e| input(format!("--modules: {e}")))
 }
 
 pub fn run(args: &AnalyzeArgs) -> CliResult {

@@ -23,6 +23,17 @@ pub struct Modules {
     pub island: bool,
 }
 
+/// The same modules as the referee's game context names them.
+impl From<Modules> for crate::referee::Modules {
+    fn from(m: Modules) -> Self {
+        Self {
+            pink_pirate: m.pink_pirate,
+            little_octopus: m.little_octopus,
+            island: m.island,
+        }
+    }
+}
+
 impl Modules {
     /// Parses module names as on the command line: `pink_pirate`, `little_octopus`, `island`.
     pub fn from_names<S: AsRef<str>>(names: &[S]) -> Result<Self, SynthError> {

@@ -35,7 +35,7 @@ use super::synthetic::{SyntheticError, SyntheticScene, prepare};
 use super::taught::TaughtModels;
 use crate::games::crash_octopus::RulesData;
 use crate::games::crash_octopus::rules_data::RulesDataError;
-use crate::referee::{GameContext, Modules};
+use crate::referee::GameContext;
 use crate::synth::{Faults, Resolution, SceneSpec};
 use crate::table::Catalog;
 use opencv::core::{self, Mat, Size};
@@ -411,14 +411,7 @@ fn prepare_scene(
 /// from its game set-up.
 pub fn scene_in_play(spec: &SceneSpec) -> Result<InPlay, RulesDataError> {
     let rules = RulesData::builtin()?;
-    let m = spec.modules;
-    Ok(
-        InPlay::of_players(&spec.player_colours(), &rules).with_modules(Modules {
-            pink_pirate: m.pink_pirate,
-            little_octopus: m.little_octopus,
-            island: m.island,
-        }),
-    )
+    Ok(InPlay::of_players(&spec.player_colours(), &rules).with_modules(spec.modules.into()))
 }
 
 /// Analyses, times and scores a prepared scene's frames (alone on the machine: see the module's
