@@ -887,8 +887,49 @@ fn main() -> anyhow::Result<()> {
                                 f.quality()
                             )
                         });
+                    // The same with every piece found explaining its pixels (as the region's
+                    // other pieces stand when the detector looks for this one).
+                    let found: Vec<_> = report
+                        .pieces
+                        .iter()
+                        .zip(&analysis.base_mm)
+                        .filter_map(|(o, &b)| {
+                            let om = an.models().iter().find(|md| {
+                                md.kind == o.piece && md.treasure == o.treasure && md.color == o.color
+                            })?;
+                            Some((
+                                om,
+                                Pose2 {
+                                    center_mm: o.center_mm,
+                                    angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
+                                    base_mm: b,
+                                },
+                            ))
+                        })
+                        .collect();
+                    let at_truth_found =
+                        octoref::vision::detect::fit_at(&region, model, an.viewpoint(), pose, &found).map_or(
+                            "no fit ".to_string(),
+                            |f| {
+                                format!(
+                                    "found explained gain {:.0} area {:.0} quality {:.2}; ",
+                                    f.gain,
+                                    f.area_px,
+                                    f.quality()
+                                )
+                            },
+                        );
+                    let mut covered = vec![false; region.len()];
+                    for (om, op) in &found {
+                        let osil = Silhouette::of(&om.solid, op, an.viewpoint());
+                        for_each_inside(&region, &osil.polygons, |p| covered[p] = true);
+                    }
+                    let mut held_n = 0usize;
+                    for_each_inside(&region, &sil.polygons, |p| held_n += usize::from(covered[p]));
                     why = sil_at
                         + &at_truth
+                        + &at_truth_found
+                        + &format!("held {held_n} px; ")
                         + &format!(
                             "sil {n} px: piece {piece} shadow {shadow} compatible {compat} best {best}; shadow px bgr {:.0?} ref {:.0?} best colours {:?}",
                             sf.map(|v| v / k),

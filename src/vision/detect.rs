@@ -63,6 +63,61 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
+/// A piece at least this much taller (mm) than another hides it where the camera sees it in
+/// front (a tentacle over a treasure beside it): there the hidden piece's silhouette counts
+/// neither for nor against it, nor in its area.
+const OCCLUDER_TALLER_MM: f64 = 12.0;
+/// ...but a piece is judged on at least the rest of this share of its silhouette: a fringe of
+/// the taller piece's colour beside it is no piece.
+const HIDDEN_MAX_SHARE: f64 = 0.5;
+
+/// What a piece found may hide others by ([`OCCLUDER_TALLER_MM`]).
+#[derive(Debug, Clone, Copy)]
+struct Occluder {
+    height_mm: f64,
+    /// Its main colour: it hides no piece sharing it, as a piece of its colour beside it cannot be
+    /// told from it (an anchor fitted half over its ship would show only the ship).
+    primary: ColourSet,
+    /// Its footprint's centre, table frame, mm.
+    centre_mm: PointMm,
+    /// The way its silhouette leans (from the camera's nadir through its centre): it hides only
+    /// beyond its centre that way, where what shows is its upper part and whatever the camera
+    /// sees there lies behind it. On its near side it is its foot, which a short piece in front
+    /// of it hides instead.
+    away: PointMm,
+}
+
+impl Occluder {
+    const NONE: Self = Self {
+        height_mm: 0.0,
+        primary: ColourSet(0),
+        centre_mm: PointMm::new(0.0, 0.0),
+        away: PointMm::new(0.0, 0.0),
+    };
+
+    fn of(model: &Model, pose: &Pose2, view: &Viewpoint) -> Self {
+        Self {
+            height_mm: model.solid.height_mm,
+            primary: model.primary,
+            centre_mm: pose.center_mm,
+            away: pose.center_mm - view.nadir_mm,
+        }
+    }
+
+    /// Whether it may hide `model` at all. Only treasures are judged on what shows of them: an
+    /// anchor hugs its ship and is fitted with it ([`Detector::untangled_pair`]), and one let
+    /// half hide slid off its ship's far side over the deck, beside a captain riding there.
+    fn hides(&self, model: &Model) -> bool {
+        model.kind == PieceKind::Treasure
+            && self.height_mm >= model.solid.height_mm + OCCLUDER_TALLER_MM
+            && !self.primary.contains_any(model.primary.0)
+    }
+
+    /// Whether table point `p` lies on the side of it its silhouette leans to.
+    fn leans_over(&self, p: PointMm) -> bool {
+        (p - self.centre_mm).dot(self.away) > 0.0
+    }
+}
 /// A piece of the table's hue, lighter than it (see [`Model::table_hue`]), must show its main
 /// colour over this share of its silhouette: its second colour and the table's, weighed
 /// lightly, would otherwise let it cover a piece of its second colour (the island over a green
@@ -527,6 +582,8 @@ pub struct Detector {
     decks: Vec<PolygonMm>,
     /// ...and of the round ones nothing rides on (see [`is_solid`]).
     solids: Vec<PolygonMm>,
+    /// Per detection found so far in the current call (id - 1), what it may hide others by.
+    occluders: Vec<Occluder>,
     /// Height (mm) at which [`Detector::best_fit`] fits: 0 on the table, a deck's height when
     /// looking for loads on it.
     base_mm: f64,
@@ -543,9 +600,9 @@ pub struct RegionResult {
 }
 
 /// What a weight map depends on besides the region: the model's colours, its table and
-/// shadow weights (as bits), whether it knows what others hold ([`weighs_held`]), whether the
+/// shadow weights (as bits), which pixels others explain it leaves out ([`held_key`]), whether the
 /// shadow pixels of its colour count for it ([`Detection::on_shadows`]), and the window.
-type MapKey = (u32, u32, u32, bool, bool, Window);
+type MapKey = (u32, u32, u32, HeldKey, bool, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -746,6 +803,7 @@ impl Detector {
                 .filter(|d| is_solid(&models[d.model]))
                 .map(|d| models[d.model].footprint(&d.fit.pose))
                 .collect();
+            self.occluders = occluders_of(models, view, detections.iter());
             let found = match self.best_fit(region, models, view, explained, &seed, floor) {
                 Some(found) => Some((found, false)),
                 None if models
@@ -887,6 +945,7 @@ impl Detector {
             _ => false,
         };
         let n = detections.len();
+        let occluders = occluders_of(models, view, detections.iter());
         let touching: Vec<bool> = (0..n).map(|k| (0..n).any(|j| near(j, k))).collect();
         let alike: Vec<bool> = (0..n)
             .map(|k| {
@@ -914,6 +973,7 @@ impl Detector {
                 Some(k as u16 + 1),
                 win,
                 detections[k].on_shadows,
+                &occluders,
             );
             let (solid, round) = (&model.solid, model.round);
             let compare = |pose: Pose2, scratch: &mut ScoreScratch| {
@@ -1093,7 +1153,7 @@ impl Detector {
         let hpose = detections[h].fit.pose;
         let reach = mh.reach_mm(view, hpose.center_mm) + ma.reach_mm(view, hpose.center_mm);
         let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
-        let map_h = weight_map(region, mh, &base, None, win, false);
+        let map_h = weight_map(region, mh, &base, None, win, false, &[]);
         let old_h = score_at(&mh.solid, &map_h, view, hpose, &mut self.scratch)?;
         let (_, map_a) = left_by(region, ma, &base, mh, &old_h, hk, win);
         let old_a = score_at(&ma.solid, &map_a, view, detections[a].fit.pose, &mut self.scratch)?;
@@ -1106,9 +1166,10 @@ impl Detector {
         moved[h].fit = pair.hull;
         moved[a].fit = pair.other;
         let explained = remarked(region, models, &moved, &vec![0; region.len()]);
+        let occluders = occluders_of(models, view, moved.iter());
         let mut last = |k: usize, m: &Model| {
             let win = window_around(region, &moved[k].fit.silhouette, WINDOW_MARGIN_MM);
-            let map = weight_map(region, m, &explained, Some(k as u16 + 1), win, false);
+            let map = weight_map(region, m, &explained, Some(k as u16 + 1), win, false, &occluders);
             refine_pose(
                 &m.solid,
                 &map,
@@ -1145,7 +1206,7 @@ impl Detector {
             .map(|&e| if e == hk || Some(e) == ak { 0 } else { e })
             .collect();
         let win = window_around(region, &detections[h].fit.silhouette, WINDOW_MARGIN_MM + reach);
-        let map_h = weight_map(region, mh, &base, None, win, false);
+        let map_h = weight_map(region, mh, &base, None, win, false, &[]);
         let angles: Vec<f64> = (0..ROUND_AGAIN_STARTS)
             .map(|t| t as f64 * ma.period / ROUND_AGAIN_STARTS as f64)
             .collect();
@@ -1363,13 +1424,21 @@ impl Detector {
                 model.colours.0,
                 model.table_weight.to_bits(),
                 model.shadow_weight.to_bits(),
-                weighs_held(model),
+                held_key(model, &self.occluders),
                 self.on_shadows && model.shadow_like,
                 win,
             );
-            let map = maps
-                .entry(map_key)
-                .or_insert_with(|| weight_map(region, model, explained, None, win, self.on_shadows));
+            let map = maps.entry(map_key).or_insert_with(|| {
+                weight_map(
+                    region,
+                    model,
+                    explained,
+                    None,
+                    win,
+                    self.on_shadows,
+                    &self.occluders,
+                )
+            });
             // A silhouette with a mouth scores the mouth's losses back: the bound is the body's.
             let bound = if model.solid.mouth.is_none() {
                 map.score_bound()
@@ -1836,6 +1905,7 @@ impl Detector {
                 )
             })
             .collect();
+        let occluders = occluders_of(models, view, detections.iter());
         for (k, d) in detections.iter_mut().enumerate() {
             let model = &models[d.model];
             if model.kind != PieceKind::Treasure {
@@ -1859,7 +1929,15 @@ impl Detector {
                 ..d.fit.pose
             };
             let win = window_around(region, &d.fit.silhouette, WINDOW_MARGIN_MM + 2.0 * *height);
-            let map = weight_map(region, model, explained, Some(k as u16 + 1), win, d.on_shadows);
+            let map = weight_map(
+                region,
+                model,
+                explained,
+                Some(k as u16 + 1),
+                win,
+                d.on_shadows,
+                &occluders,
+            );
             if let Some(f) = refine_pose(
                 &model.solid,
                 &map,
@@ -1889,7 +1967,7 @@ fn left_by(
 ) -> (Vec<u16>, WeightMap) {
     let mut left = base.to_vec();
     mark_explained(region, hull, &hull_fit.silhouette, &mut left, hk, false);
-    let map = weight_map(region, model, &left, None, win, false);
+    let map = weight_map(region, model, &left, None, win, false, &[]);
     (left, map)
 }
 
@@ -2124,6 +2202,7 @@ fn weight_map(
     own: Option<u16>,
     win: Window,
     on_shadows: bool,
+    occluders: &[Occluder],
 ) -> WeightMap {
     let shadows_count = on_shadows && model.shadow_like;
     let (w, h) = (win.x1.saturating_sub(win.x0), win.y1.saturating_sub(win.y0));
@@ -2168,15 +2247,31 @@ fn weight_map(
         region.mm_per_px,
         &out,
     );
-    let map = if weighs_held(model) {
-        let mut held = Vec::with_capacity(w * h);
+    // A carrier leaves out whatever others explain (its loads); any piece leaves out what a
+    // piece standing clearly taller explains (it hides behind or under it).
+    let carrier = weighs_held(model);
+    let hiding: Vec<Option<&Occluder>> = occluders.iter().map(|o| o.hides(model).then_some(o)).collect();
+    let hides = |e: u16, i: usize, j: usize| {
+        e != 0
+            && Some(e) != own
+            && (carrier
+                || hiding
+                    .get(usize::from(e) - 1)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|o| o.leans_over(region.px_to_mm(i as f64, j as f64))))
+    };
+    let mut held = Vec::new();
+    if carrier || hiding.iter().any(Option::is_some) {
+        held.reserve(w * h);
         for j in win.y0..win.y1 {
             for i in win.x0..win.x1 {
-                let e = explained[j * region.width + i];
-                held.push(e != 0 && Some(e) != own);
+                held.push(hides(explained[j * region.width + i], i, j));
             }
         }
-        map.with_held(&held)
+    }
+    let map = if held.iter().any(|&h| h) {
+        map.with_held(&held, if carrier { 1.0 } else { HIDDEN_MAX_SHARE })
     } else {
         map
     };
@@ -2350,10 +2445,11 @@ pub fn fit_at(
             false,
         );
     }
+    let occluders: Vec<Occluder> = others.iter().map(|(m, p)| Occluder::of(m, p, view)).collect();
     let sil = Silhouette::of(&model.solid, &pose, view);
     let win = window_around(region, &sil, WINDOW_MARGIN_MM);
     let at = |on_shadows: bool| {
-        let map = weight_map(region, model, &explained, None, win, on_shadows);
+        let map = weight_map(region, model, &explained, None, win, on_shadows, &occluders);
         score_at(&model.solid, &map, view, pose, &mut ScoreScratch::default())
     };
     // A shadow-like piece is weighed both ways, as the detector may.
@@ -2389,7 +2485,8 @@ pub fn refit_as(
     let sil = Silhouette::of(&m.solid, &probe, view);
     let win = window_around(region, &sil, REFIT_MARGIN_MM);
     let on_shadows = at.on_shadows && m.shadow_like;
-    let map = weight_map(region, m, &explained, None, win, on_shadows);
+    let occluders = occluders_of(models, view, others.iter().copied());
+    let map = weight_map(region, m, &explained, None, win, on_shadows, &occluders);
     let angles: Vec<f64> = if m.round {
         vec![0.0]
     } else {
@@ -2409,6 +2506,36 @@ pub fn refit_as(
         &mut scratch,
     )?;
     (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= MIN_GAIN_PX).then_some(fit)
+}
+
+/// What decides which pixels the pieces found leave out of `model`'s map, for one set of
+/// `occluders`: whether it is a carrier ([`weighs_held`]), and if any of them hides it, its
+/// height and main colour (which decide which hide it); models alike in both share maps.
+type HeldKey = (u8, u64, u32);
+
+fn held_key(model: &Model, occluders: &[Occluder]) -> HeldKey {
+    if weighs_held(model) {
+        (1, 0, 0)
+    } else if occluders.iter().any(|o| o.hides(model)) {
+        (2, model.solid.height_mm.to_bits(), model.primary.0)
+    } else {
+        (0, 0, 0)
+    }
+}
+
+/// What piece `k` (marking its pixels `k + 1`) of `detections` may hide others by.
+fn occluders_of<'a>(
+    models: &[Model],
+    view: &Viewpoint,
+    detections: impl Iterator<Item = &'a Detection>,
+) -> Vec<Occluder> {
+    detections
+        .map(|d| {
+            models
+                .get(d.model)
+                .map_or(Occluder::NONE, |m| Occluder::of(m, &d.fit.pose, view))
+        })
+        .collect()
 }
 
 /// Marks of the pixels `others` explain (piece `k` as `k + 1`), for fitting one more piece among them.
@@ -2444,7 +2571,16 @@ pub fn repose(
     // Room to turn about the centre as well as to slide.
     let reach_mm = (hi.x - lo.x).max(hi.y - lo.y) / 2.0;
     let win = window_around(region, &at.fit.silhouette, reach_mm + REPOSE_MARGIN_MM);
-    let map = weight_map(region, m, &explained, None, win, at.on_shadows && m.shadow_like);
+    let occluders = occluders_of(models, view, others.iter().copied());
+    let map = weight_map(
+        region,
+        m,
+        &explained,
+        None,
+        win,
+        at.on_shadows && m.shadow_like,
+        &occluders,
+    );
     let mut scratch = ScoreScratch::default();
     let now = score_at(&m.solid, &map, view, pose, &mut scratch)?;
     // The best grid poses of a few angles start, as where a hull may lie across its anchor.
@@ -2810,6 +2946,58 @@ mod tests {
     }
 
     #[test]
+    fn a_clearly_taller_piece_hides_only_a_treasure_of_another_colour_behind_it() {
+        use super::super::colour::{Palette, entry_colours};
+        use crate::table::Catalog;
+        let catalog = Catalog::default_catalog();
+        let mut palette = Palette::default();
+        let mut model_of = |name: &str| {
+            let (i, entry) = catalog
+                .pieces
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e.name == name)
+                .unwrap();
+            let colours = entry_colours(&mut palette, entry, None);
+            Model::new(i, entry, colours.primary, colours.secondary, false)
+        };
+        let (tentacle, captain, goblet, gem, gold, anchor) = (
+            model_of("tentacle"),
+            model_of("captain"),
+            model_of("goblet"),
+            model_of("gem"),
+            model_of("gold"),
+            model_of("anchor_orange"),
+        );
+        // Seen from a camera standing off towards -y: silhouettes lean towards +y.
+        let view = Viewpoint {
+            nadir_mm: PointMm::new(0.0, -800.0),
+            height_mm: 1000.0,
+        };
+        let pose = Pose2 {
+            center_mm: PointMm::new(0.0, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let over = Occluder::of(&tentacle, &pose, &view);
+        assert!(over.hides(&gem) && over.hides(&gold));
+        // An anchor is fitted with its ship, never on part of itself.
+        assert!(!over.hides(&anchor));
+        // A captain, 32 mm, hides a gem but not a goblet of 30 mm.
+        let captain_over = Occluder::of(&captain, &pose, &view);
+        assert!(captain_over.hides(&gem) && !captain_over.hides(&goblet));
+        // A treasure of its own colour beside it could not be told from it.
+        let gem_coloured = Occluder {
+            primary: gem.primary,
+            ..over
+        };
+        assert!(!gem_coloured.hides(&gem));
+        // It hides on the side it leans to, not over its foot on the camera's side.
+        assert!(over.leans_over(PointMm::new(3.0, 10.0)));
+        assert!(!over.leans_over(PointMm::new(3.0, -10.0)));
+    }
+
+    #[test]
     fn a_ship_turned_across_its_deck_is_fitted_again_where_it_lies_once_its_load_is_found() {
         let at = |x: f64, y: f64, deg: f64| Pose2 {
             center_mm: PointMm::new(x, y),
@@ -2836,6 +3024,7 @@ mod tests {
                         y1: region.height,
                     },
                     false,
+                    &[],
                 ),
                 &view,
                 pose,

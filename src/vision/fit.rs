@@ -127,7 +127,8 @@ pub fn silhouette_centre(sil: &Silhouette) -> Option<PointMm> {
 /// explain, where the map knows them ([`WeightMap::held_px`]).
 fn area_px(sil: &Silhouette, map: &WeightMap, scratch: &mut ScoreScratch) -> f64 {
     let area = union_area_mm2(&sil.polygons) / (map.mm_per_px * map.mm_per_px);
-    (area - map.neutral_mouth_px(sil, scratch) - map.held_px(sil, scratch)).max(0.0)
+    let held = map.held_px(sil, scratch).min(map.held_max_share() * area);
+    (area - map.neutral_mouth_px(sil, scratch) - held).max(0.0)
 }
 
 /// Area of a union of convex polygons, mm², by horizontal scan lines every [`AREA_SCAN_MM`].
@@ -565,6 +566,33 @@ mod tests {
             nadir_mm: PointMm::new(0.0, -600.0),
             height_mm: 700.0,
         }
+    }
+
+    #[test]
+    fn held_pixels_leave_the_area_up_to_the_maps_share() {
+        // A 10 x 10 mm square on a 1 mm map, its pixels' edges, whose left half another piece holds.
+        let (w, h) = (20usize, 20usize);
+        let square = vec![
+            PointMm::new(4.5, 4.5),
+            PointMm::new(14.5, 4.5),
+            PointMm::new(14.5, 14.5),
+            PointMm::new(4.5, 14.5),
+        ];
+        let sil = Silhouette {
+            polygons: vec![square],
+            mouth: None,
+        };
+        let held: Vec<bool> = (0..w * h).map(|p| p % w < 10).collect();
+        let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, &vec![1.0; w * h]);
+        let mut s = ScoreScratch::default();
+        let area = |map: &WeightMap, s: &mut ScoreScratch| area_px(&sil, map, s);
+        assert!((area(&plain, &mut s) - 100.0).abs() < 1e-6);
+        // Half the square held: all of it leaves the area when the map allows it...
+        let all = plain.clone().with_held(&held, 1.0);
+        assert!((area(&all, &mut s) - 50.0).abs() < 1e-6);
+        // ...a fifth only when the map allows no more.
+        let capped = plain.with_held(&held, 0.2);
+        assert!((area(&capped, &mut s) - 80.0).abs() < 1e-6);
     }
 
     #[test]

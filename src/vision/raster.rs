@@ -38,6 +38,8 @@ pub struct WeightMap {
     /// 1 where another piece already explains the pixel, when the map is told (see
     /// [`WeightMap::with_held`]).
     held: Option<Box<WeightMap>>,
+    /// The largest share of a silhouette's area its held pixels may take out of it.
+    held_max_share: f64,
 }
 
 /// The layers of a [`WeightMap`] that leave a cup's mouth neutral.
@@ -93,6 +95,7 @@ impl WeightMap {
             score_bound: bound + SCORE_BOUND_SLACK * (1.0 + magnitude),
             mouths: None,
             held: None,
+            held_max_share: 1.0,
         }
     }
 
@@ -100,7 +103,9 @@ impl WeightMap {
     /// that [`WeightMap::held_px`] can leave them out of a silhouette's area: a ship carrying
     /// four treasures shows its colours on half its silhouette at best, and is judged on the
     /// rest.
-    pub fn with_held(mut self, held: &[bool]) -> Self {
+    /// At most `max_share` of a silhouette's area is left out ([`WeightMap::held_max_share`]).
+    pub fn with_held(mut self, held: &[bool], max_share: f64) -> Self {
+        self.held_max_share = max_share;
         let count: Vec<f32> = (0..self.width * self.height)
             .map(|i| {
                 if held.get(i).copied().unwrap_or(false) {
@@ -118,6 +123,11 @@ impl WeightMap {
             &count,
         )));
         self
+    }
+
+    /// See [`WeightMap::with_held`].
+    pub fn held_max_share(&self) -> f64 {
+        self.held_max_share
     }
 
     /// Pixels inside the silhouette that other pieces explain; 0 when the map was not told
@@ -889,7 +899,7 @@ mod tests {
             .collect();
         let weights: Vec<f32> = held.iter().map(|&x| if x { 0.0 } else { 1.0 }).collect();
         let plain = WeightMap::new(w, h, PointMm::new(0.0, 0.0), 1.0, &weights);
-        let ship = plain.clone().with_held(&held);
+        let ship = plain.clone().with_held(&held, 1.0);
         // Pixels 7..15 square: 3 x 3 of the held patch inside (pixels 7, 8, 9).
         let sil = Silhouette {
             polygons: vec![square(6.5, 6.5, 8.0)],
