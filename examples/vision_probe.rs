@@ -235,29 +235,8 @@ fn main() -> anyhow::Result<()> {
                             );
                             // The same with the pieces found explaining their pixels instead.
                             // The pieces found but `skip`, each as its model at its found pose.
-                            let found_except = |skip: &[&str]| -> Vec<_> {
-                                report
-                                    .pieces
-                                    .iter()
-                                    .zip(&analysis.base_mm)
-                                    .filter(|(o, _)| !skip.contains(&o.id.as_str()))
-                                    .filter_map(|(o, &b)| {
-                                        let om = an.models().iter().find(|md| {
-                                            md.kind == o.piece
-                                                && md.treasure == o.treasure
-                                                && md.color == o.color
-                                        })?;
-                                        Some((
-                                            om,
-                                            Pose2 {
-                                                center_mm: o.center_mm,
-                                                angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
-                                                base_mm: b,
-                                            },
-                                        ))
-                                    })
-                                    .collect()
-                            };
+                            let found_except =
+                                |skip: &[&str]| found_poses(&an, &report, &analysis.base_mm, skip);
                             let found_others = found_except(&[d.id.as_str()]);
                             let gain2 = |c: octoref::table::PointMm, a: Option<f64>| {
                                 let pose = Pose2 {
@@ -889,24 +868,7 @@ fn main() -> anyhow::Result<()> {
                         });
                     // The same with every piece found explaining its pixels (as the region's
                     // other pieces stand when the detector looks for this one).
-                    let found: Vec<_> = report
-                        .pieces
-                        .iter()
-                        .zip(&analysis.base_mm)
-                        .filter_map(|(o, &b)| {
-                            let om = an.models().iter().find(|md| {
-                                md.kind == o.piece && md.treasure == o.treasure && md.color == o.color
-                            })?;
-                            Some((
-                                om,
-                                Pose2 {
-                                    center_mm: o.center_mm,
-                                    angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
-                                    base_mm: b,
-                                },
-                            ))
-                        })
-                        .collect();
+                    let found = found_poses(&an, &report, &analysis.base_mm, &[]);
                     let at_truth_found =
                         octoref::vision::detect::fit_at(&region, model, an.viewpoint(), pose, &found).map_or(
                             "no fit ".to_string(),
@@ -1064,6 +1026,36 @@ fn main() -> anyhow::Result<()> {
 }
 
 /// The piece found of `kind` and `color` nearest table point `at`.
+/// The pieces found but those whose ids are in `skip`, each as its model at its found pose
+/// (`base_mm`: the analysis's surface heights, by piece index).
+fn found_poses<'a>(
+    an: &'a Analyzer,
+    report: &octoref::referee::frame::FrameReport,
+    base_mm: &[f64],
+    skip: &[&str],
+) -> Vec<(&'a octoref::vision::detect::Model, Pose2)> {
+    report
+        .pieces
+        .iter()
+        .zip(base_mm)
+        .filter(|(o, _)| !skip.contains(&o.id.as_str()))
+        .filter_map(|(o, &b)| {
+            let om = an
+                .models()
+                .iter()
+                .find(|md| md.kind == o.piece && md.treasure == o.treasure && md.color == o.color)?;
+            Some((
+                om,
+                Pose2 {
+                    center_mm: o.center_mm,
+                    angle_rad: o.angle_deg.unwrap_or(0.0).to_radians(),
+                    base_mm: b,
+                },
+            ))
+        })
+        .collect()
+}
+
 fn nearest_found(
     pieces: &[octoref::table::PieceReport],
     kind: PieceKind,
