@@ -85,6 +85,10 @@ struct Occluder {
     /// sees there lies behind it. On its near side it is its foot, which a short piece in front
     /// of it hides instead.
     away: PointMm,
+    /// The colours of a part of it that stands high over its own footprint and hides, from any
+    /// side, whatever treasure lies under it: the island's palm, whose crown spreads 40 mm up
+    /// over the sand. Empty for other pieces.
+    canopy: ColourSet,
 }
 
 impl Occluder {
@@ -93,6 +97,7 @@ impl Occluder {
         primary: ColourSet(0),
         centre_mm: PointMm::new(0.0, 0.0),
         away: PointMm::new(0.0, 0.0),
+        canopy: ColourSet(0),
     };
 
     fn of(model: &Model, pose: &Pose2, view: &Viewpoint) -> Self {
@@ -101,6 +106,11 @@ impl Occluder {
             primary: model.primary,
             centre_mm: pose.center_mm,
             away: pose.center_mm - view.nadir_mm,
+            canopy: if model.kind == PieceKind::Island {
+                model.secondary
+            } else {
+                ColourSet(0)
+            },
         }
     }
 
@@ -108,9 +118,26 @@ impl Occluder {
     /// anchor hugs its ship and is fitted with it ([`Detector::untangled_pair`]), and one let
     /// half hide slid off its ship's far side over the deck, beside a captain riding there.
     fn hides(&self, model: &Model) -> bool {
+        self.hides_behind(model) || self.hides_under(model)
+    }
+
+    /// Whether it may hide `model` behind itself, on the side it leans to.
+    fn hides_behind(&self, model: &Model) -> bool {
         model.kind == PieceKind::Treasure
             && self.height_mm >= model.solid.height_mm + OCCLUDER_TALLER_MM
             && !self.primary.contains_any(model.primary.0)
+    }
+
+    /// Whether it may hide `model` under its canopy.
+    fn hides_under(&self, model: &Model) -> bool {
+        model.kind == PieceKind::Treasure && self.canopy.0 != 0 && !self.canopy.contains_any(model.primary.0)
+    }
+
+    /// Whether `model`'s pixel at table point `p`, which it explains and which shows the colours
+    /// `best` best, is hidden by it.
+    fn hides_at(&self, model: &Model, p: PointMm, best: u32) -> bool {
+        (self.hides_behind(model) && self.leans_over(p))
+            || (self.hides_under(model) && self.canopy.contains_any(best))
     }
 
     /// Whether table point `p` lies on the side of it its silhouette leans to.
@@ -2259,7 +2286,10 @@ fn weight_map(
                     .get(usize::from(e) - 1)
                     .copied()
                     .flatten()
-                    .is_some_and(|o| o.leans_over(region.px_to_mm(i as f64, j as f64))))
+                    .is_some_and(|o| {
+                        let best = region.colours[j * region.width + i].best;
+                        o.hides_at(model, region.px_to_mm(i as f64, j as f64), best)
+                    }))
     };
     let mut held = Vec::new();
     if carrier || hiding.iter().any(Option::is_some) {
@@ -2995,6 +3025,17 @@ mod tests {
         // It hides on the side it leans to, not over its foot on the camera's side.
         assert!(over.leans_over(PointMm::new(3.0, 10.0)));
         assert!(!over.leans_over(PointMm::new(3.0, -10.0)));
+        let (p_far, p_near) = (PointMm::new(3.0, 10.0), PointMm::new(3.0, -10.0));
+        let any = u32::MAX;
+        assert!(over.hides_at(&gem, p_far, any) && !over.hides_at(&gem, p_near, any));
+        // The island, 6 mm, hides a gem only under its palm, from any side.
+        let island = model_of("island");
+        let palm = Occluder::of(&island, &pose, &view);
+        assert!(palm.hides(&gem) && !palm.hides(&anchor));
+        assert!(palm.hides_at(&gem, p_near, island.secondary.0));
+        assert!(!palm.hides_at(&gem, p_far, island.primary.0));
+        // A tentacle has no canopy to hide under.
+        assert!(!over.hides_at(&gem, p_near, island.secondary.0));
     }
 
     #[test]
