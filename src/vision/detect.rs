@@ -63,12 +63,12 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
-/// A piece at least this much taller (mm) than another hides it where the camera sees it in
-/// front (a tentacle over a treasure beside it): there the hidden piece's silhouette counts
-/// neither for nor against it, nor in its area.
+/// A piece at least this much taller (mm) than a treasure hides it where the camera sees it in
+/// front (a tentacle over a treasure beside it): there the treasure's silhouette counts neither
+/// for nor against it, nor in its area (see [`Occluder`]).
 const OCCLUDER_TALLER_MM: f64 = 12.0;
-/// ...but a piece is judged on at least the rest of this share of its silhouette: a fringe of
-/// the taller piece's colour beside it is no piece.
+/// ...but at most this share of its silhouette is left out: it is judged on at least the rest,
+/// as a fringe of the taller piece's colour beside it is no piece.
 const HIDDEN_MAX_SHARE: f64 = 0.5;
 
 /// What a piece found may hide others by ([`OCCLUDER_TALLER_MM`]).
@@ -2274,8 +2274,8 @@ fn weight_map(
         region.mm_per_px,
         &out,
     );
-    // A carrier leaves out whatever others explain (its loads); any piece leaves out what a
-    // piece standing clearly taller explains (it hides behind or under it).
+    // A carrier leaves out whatever others explain (its loads); a treasure leaves out what a
+    // piece hiding it explains where it hides it (behind a taller piece, under the palm).
     let carrier = weighs_held(model);
     let hiding: Vec<Option<&Occluder>> = occluders.iter().map(|o| o.hides(model).then_some(o)).collect();
     let hides = |e: u16, i: usize, j: usize| {
