@@ -133,16 +133,35 @@ impl Occluder {
         model.kind == PieceKind::Treasure && self.canopy.0 != 0 && !self.canopy.contains_any(model.primary.0)
     }
 
-    /// Whether `model`'s pixel at table point `p`, which it explains and which shows the colours
-    /// `best` best, is hidden by it.
-    fn hides_at(&self, model: &Model, p: PointMm, best: u32) -> bool {
-        (self.hides_behind(model) && self.leans_over(p))
-            || (self.hides_under(model) && self.canopy.contains_any(best))
+    /// How it may hide `model`, decided once per map; `None` when it cannot.
+    fn hiding(&self, model: &Model) -> Option<Hiding<'_>> {
+        let (behind, under) = (self.hides_behind(model), self.hides_under(model));
+        (behind || under).then_some(Hiding {
+            by: self,
+            behind,
+            under,
+        })
     }
 
     /// Whether table point `p` lies on the side of it its silhouette leans to.
     fn leans_over(&self, p: PointMm) -> bool {
         (p - self.centre_mm).dot(self.away) > 0.0
+    }
+}
+
+/// How one [`Occluder`] may hide one model ([`Occluder::hiding`]).
+#[derive(Debug, Clone, Copy)]
+struct Hiding<'a> {
+    by: &'a Occluder,
+    behind: bool,
+    under: bool,
+}
+
+impl Hiding<'_> {
+    /// Whether the model's pixel at table point `p`, which the occluder explains and which shows
+    /// the colours `best` best, is hidden.
+    fn at(&self, p: PointMm, best: u32) -> bool {
+        (self.behind && self.by.leans_over(p)) || (self.under && self.by.canopy.contains_any(best))
     }
 }
 /// A piece of the table's hue, lighter than it (see [`Model::table_hue`]), must show its main
@@ -2277,7 +2296,7 @@ fn weight_map(
     // A carrier leaves out whatever others explain (its loads); a treasure leaves out what a
     // piece hiding it explains where it hides it (behind a taller piece, under the palm).
     let carrier = weighs_held(model);
-    let hiding: Vec<Option<&Occluder>> = occluders.iter().map(|o| o.hides(model).then_some(o)).collect();
+    let hiding: Vec<Option<Hiding>> = occluders.iter().map(|o| o.hiding(model)).collect();
     let hides = |e: u16, i: usize, j: usize| {
         e != 0
             && Some(e) != own
@@ -2286,9 +2305,9 @@ fn weight_map(
                     .get(usize::from(e) - 1)
                     .copied()
                     .flatten()
-                    .is_some_and(|o| {
+                    .is_some_and(|h| {
                         let best = region.colours[j * region.width + i].best;
-                        o.hides_at(model, region.px_to_mm(i as f64, j as f64), best)
+                        h.at(region.px_to_mm(i as f64, j as f64), best)
                     }))
     };
     let mut held = Vec::new();
@@ -3027,15 +3046,25 @@ mod tests {
         assert!(!over.leans_over(PointMm::new(3.0, -10.0)));
         let (p_far, p_near) = (PointMm::new(3.0, 10.0), PointMm::new(3.0, -10.0));
         let any = u32::MAX;
-        assert!(over.hides_at(&gem, p_far, any) && !over.hides_at(&gem, p_near, any));
+        assert!(
+            over.hiding(&gem).is_some_and(|h| h.at(p_far, any))
+                && !over.hiding(&gem).is_some_and(|h| h.at(p_near, any))
+        );
         // The island, 6 mm, hides a gem only under its palm, from any side.
         let island = model_of("island");
         let palm = Occluder::of(&island, &pose, &view);
         assert!(palm.hides(&gem) && !palm.hides(&anchor));
-        assert!(palm.hides_at(&gem, p_near, island.secondary.0));
-        assert!(!palm.hides_at(&gem, p_far, island.primary.0));
+        assert!(
+            palm.hiding(&gem)
+                .is_some_and(|h| h.at(p_near, island.secondary.0))
+        );
+        assert!(!palm.hiding(&gem).is_some_and(|h| h.at(p_far, island.primary.0)));
         // A tentacle has no canopy to hide under.
-        assert!(!over.hides_at(&gem, p_near, island.secondary.0));
+        assert!(
+            !over
+                .hiding(&gem)
+                .is_some_and(|h| h.at(p_near, island.secondary.0))
+        );
     }
 
     #[test]
