@@ -1212,3 +1212,22 @@ fn a_goblet_half_under_the_palm_is_found_on_what_shows() {
     let summary = scene_of_a_bench_from(UNDER_PALM_FIRST, UNDER_PALM_SEED, UNDER_PALM_FRAMES);
     assert_found_exactly(&summary, &["treasure/goblet", "island"]);
 }
+
+/// Scene 129 of `bench --seed 101` (unseen), frame 2: the ink die lies on a pink tentacle with
+/// its pink face up and reads as part of it; the Octo-Canon was read as the die. No canon was
+/// found anywhere, and fitted afresh as the canon the piece scores more: it is the canon.
+const DIE_ON_TENTACLE_FIRST: u64 = 101;
+const DIE_ON_TENTACLE_SEED: u64 = 129;
+const DIE_ON_TENTACLE_FRAMES: usize = 2;
+
+#[test]
+fn the_canon_read_as_the_die_while_the_die_is_missed_is_found_as_the_canon() {
+    let summary = scene_of_a_bench_from(
+        DIE_ON_TENTACLE_FIRST,
+        DIE_ON_TENTACLE_SEED,
+        DIE_ON_TENTACLE_FRAMES,
+    );
+    assert_found_exactly(&summary, &["octo_canon"]);
+    let die = counts(&summary, "ink_die");
+    assert_eq!(die.false_positive, 0, "{die:?}");
+}

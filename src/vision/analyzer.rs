@@ -1059,6 +1059,41 @@ fn within_counts(
             keep[i] = true;
         }
     }
+    // A kept piece whose look-alike (a model sharing its main colour, in play) was not found at
+    // all is that look-alike when, fitted afresh as it, it scores at least as much as it did
+    // as its kind ([`TURN_BETTER_SHARE`]): the Octo-Canon read as the ink die while the die,
+    // its pink face up on a pink tentacle, is read as part of the tentacle. Not a ship or an
+    // anchor: they are fitted as a pair ([`Analyzer::settle_ships`]), and a ship turned into
+    // its anchor leaves its player without a ruling.
+    let paired = |m: usize| matches!(models[m].kind, PieceKind::Ship | PieceKind::Anchor);
+    let none_found = |used: &std::collections::HashMap<usize, u32>, other: usize| {
+        models[other].in_play && !paired(other) && used.get(&models[other].entry).copied().unwrap_or(0) == 0
+    };
+    for &k in &order {
+        if !keep[k] || paired(found[k].detection.model) {
+            continue;
+        }
+        let own = score(&found[k]);
+        if own <= 0.0 {
+            continue;
+        }
+        let best = same_colour_readings(found, k, models, &|o| none_found(&used, o), &refit)
+            .into_iter()
+            .filter(|(_, fit)| fit.quality() >= TURN_MIN_QUALITY && fit.score() >= TURN_BETTER_SHARE * own)
+            .max_by(|a, b| a.1.score().total_cmp(&b.1.score()));
+        if let Some((other, fit)) = best {
+            let entry = models[found[k].detection.model].entry;
+            if let Some(n) = used.get_mut(&entry) {
+                *n = n.saturating_sub(1);
+            }
+            *used.entry(models[other].entry).or_insert(0) += 1;
+            let detection = &mut found[k].detection;
+            detection.model = other;
+            detection.fit = fit;
+            detection.top = None;
+            detection.runner_up = None;
+        }
+    }
     let mut dropped = Vec::new();
     let mut kept = Vec::with_capacity(found.len());
     for (f, k) in found.drain(..).zip(keep) {
@@ -1421,6 +1456,40 @@ mod tests {
         assert_eq!(at(0.0).detection.model, 1);
         assert_eq!(at(0.0).detection.fit.gain, 379.0);
         assert_eq!(at(100.0).detection.model, 0);
+    }
+
+    #[test]
+    fn a_piece_whose_look_alike_was_not_found_becomes_it_when_it_scores_at_least_as_much_so() {
+        let models = die_canon_goblet();
+        let model_after = |found: Vec<Found>, table: &[(f64, usize, f64, f64)]| {
+            let mut found = found;
+            assert!(within_counts(&mut found, &models, refits(table)).is_empty());
+            found
+                .iter()
+                .map(|f| (f.detection.model, f.detection.fit.gain))
+                .collect::<Vec<_>>()
+        };
+        // The canon (x = 0) read as the die, the real die missed (on a pink tentacle): fitted
+        // afresh as the canon, which nothing else is, it scores more.
+        let canon_as_die = vec![found(0, fit_at(0.0, 400.0, 0.7), 0)];
+        assert_eq!(
+            model_after(canon_as_die.clone(), &[(0.0, 1, 430.0, 0.8)]),
+            [(1, 430.0)]
+        );
+        // It scores less as the canon (gain times quality): it is the die.
+        assert_eq!(model_after(canon_as_die, &[(0.0, 1, 380.0, 0.7)]), [(0, 400.0)]);
+        // It scores more, but fits the canon poorly: it stays the die.
+        let poor_die = vec![found(0, fit_at(0.0, 400.0, 0.3), 0)];
+        assert_eq!(model_after(poor_die, &[(0.0, 1, 430.0, 0.45)]), [(0, 400.0)]);
+        // A canon was found elsewhere (x = 100): the die stays the die.
+        let both = vec![
+            found(0, fit_at(0.0, 400.0, 0.7), 0),
+            found(1, fit_at(100.0, 300.0, 0.7), 1),
+        ];
+        assert_eq!(
+            model_after(both, &[(0.0, 1, 430.0, 0.8)]),
+            [(0, 400.0), (1, 300.0)]
+        );
     }
 
     #[test]
