@@ -1231,3 +1231,17 @@ fn the_canon_read_as_the_die_while_the_die_is_missed_is_found_as_the_canon() {
     let die = counts(&summary, "ink_die");
     assert_eq!(die.false_positive, 0, "{die:?}");
 }
+
+/// Scene 111 of `bench --seed 101` (unseen), frame 1: a gold bar beside a tentacle, first read
+/// as a fifth goblet and dropped, while a faint fourth gold bar was read among an orange
+/// ship's pixels. The region looked at again must still be open to gold bars: the real one
+/// scores more and stays.
+const FIFTH_GOBLET_FIRST: u64 = 101;
+const FIFTH_GOBLET_SEED: u64 = 111;
+const FIFTH_GOBLET_FRAMES: usize = 1;
+
+#[test]
+fn a_gold_bar_first_read_as_a_goblet_over_the_count_is_found_as_a_gold_bar() {
+    let summary = scene_of_a_bench_from(FIFTH_GOBLET_FIRST, FIFTH_GOBLET_SEED, FIFTH_GOBLET_FRAMES);
+    assert_found_exactly(&summary, &["treasure/gold", "treasure/goblet"]);
+}

@@ -96,6 +96,10 @@ const TURN_MIN_SHARE: f64 = 0.6;
 /// A kept piece that scores at least this share of its first reading as another model of its
 /// colour is that model, whatever the piece over the count reads as ([`within_counts`]).
 const TURN_BETTER_SHARE: f64 = 1.0;
+/// A piece fitted below this quality is doubtful: when its kind's count is reached, a region
+/// looked at again for a piece over another kind's count may still find one of its kind (see
+/// [`Analyzer::analyze`]), and the better of the two stays.
+const DOUBTFUL_QUALITY: f64 = 0.5;
 /// A ship whose fit explains at least this share of its silhouette is taken as settled alone...
 const SETTLED_HULL_QUALITY: f64 = 0.8;
 /// ...and with its anchor when it explains at least this share and the anchor at least
@@ -726,7 +730,31 @@ impl Analyzer {
                     found.iter().filter(|f| f.detection.model == mi).count() as u32 >= m.count.max(1)
                 })
                 .collect();
-            let excluded: Vec<bool> = full.iter().zip(&self.excluded).map(|(&f, &o)| f || o).collect();
+            // A full model whose weakest piece is doubtful ([`DOUBTFUL_QUALITY`]) and scores
+            // less than what was dropped here stays open: a gold bar first read as a fifth
+            // goblet is found as a gold bar, and the faint gold read among an orange ship's
+            // pixels goes instead ([`within_counts`] again, below).
+            let dropped_here = dropped
+                .iter()
+                .filter(|f| f.region == ri)
+                .map(|f| f.detection.fit.score())
+                .fold(f64::NEG_INFINITY, f64::max);
+            let weakest = |mi: usize| {
+                found
+                    .iter()
+                    .filter(|f| f.detection.model == mi)
+                    .map(|f| &f.detection.fit)
+                    .min_by(|a, b| a.score().total_cmp(&b.score()))
+            };
+            let closed: Vec<bool> = full
+                .iter()
+                .enumerate()
+                .map(|(mi, &f)| {
+                    f && weakest(mi)
+                        .is_none_or(|w| w.quality() >= DOUBTFUL_QUALITY || w.score() >= dropped_here)
+                })
+                .collect();
+            let excluded: Vec<bool> = closed.iter().zip(&self.excluded).map(|(&f, &o)| f || o).collect();
             if excluded == self.excluded {
                 continue;
             }
