@@ -61,6 +61,10 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 /// ...and for a piece seen mostly inside pieces already found (a treasure on a deck must fit
 /// its own shape well, the rest of a ship's pixels do not).
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
+/// ...when at least this share of the free piece pixels a fit holds inside those pieces show
+/// their colours (compatible): a goblet on the pink pirate ship's deck shows none of its pink,
+/// and is held to [`MIN_QUALITY`] like a piece on the table.
+const HOST_LIKE_MIN_SHARE: f64 = 0.25;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
 /// A piece at least this much taller (mm) than a treasure hides it where the camera sees it in
@@ -624,6 +628,9 @@ pub struct Detector {
     kept: Vec<Detection>,
     /// Pixels they explain ([`KEPT`]; 0 elsewhere): these count neither way and seed nothing.
     kept_marks: Vec<u16>,
+    /// Per region pixel, the colours of the pieces found so far (and kept) whose silhouettes
+    /// cover it; 0 where none does.
+    covered: Vec<u32>,
     /// Footprints of the pieces found so far in the current call that treasures ride on.
     decks: Vec<PolygonMm>,
     /// ...and of the round ones nothing rides on (see [`is_solid`]).
@@ -712,8 +719,7 @@ impl Detector {
         let n = region.len();
         self.kept = kept.to_vec();
         self.kept_marks = vec![0; n];
-        // Inside the silhouette of a piece already found.
-        let mut covered: Vec<bool> = vec![false; n];
+        self.covered = vec![0; n];
         for d in kept {
             mark_explained(
                 region,
@@ -723,22 +729,14 @@ impl Detector {
                 KEPT,
                 d.on_shadows,
             );
-            for_each_inside(region, &d.fit.silhouette.polygons, |p| covered[p] = true);
+            self.cover(region, &models[d.model], &d.fit.silhouette);
         }
         // 0 = unexplained; k + 1 = explained by detection k; [`KEPT`] by a kept piece.
         let mut explained: Vec<u16> = self.kept_marks.clone();
         let mut detections: Vec<Detection> = Vec::new();
         let all: Vec<usize> = (0..n).filter(|&p| region.labels[p] == Label::Piece).collect();
         let queue = split(region, &all, &explained);
-        self.grow(
-            region,
-            models,
-            view,
-            &mut detections,
-            &mut explained,
-            &mut covered,
-            queue,
-        );
+        self.grow(region, models, view, &mut detections, &mut explained, queue);
         let first_marks = explained.clone();
         // Every piece is refined to its final pose, with the others' pixels counting neither
         // way. A piece against one of its colour is fitted once more against the others' final
@@ -768,29 +766,14 @@ impl Detector {
             })
             .collect();
         if !left.is_empty() {
-            self.grow(
-                region,
-                models,
-                view,
-                &mut detections,
-                &mut explained,
-                &mut covered,
-                left,
-            );
+            self.grow(region, models, view, &mut detections, &mut explained, left);
             if detections.len() > found {
                 let new: Vec<bool> = (0..detections.len()).map(|k| k >= found).collect();
                 self.finish(region, models, view, &mut detections, &explained, Some(&new));
                 explained = remarked(region, models, &detections, &self.kept_marks);
             }
         }
-        self.deck_loads(
-            region,
-            models,
-            view,
-            &mut detections,
-            &mut explained,
-            &mut covered,
-        );
+        self.deck_loads(region, models, view, &mut detections, &mut explained);
         self.rebase(region, models, view, &mut detections, &explained);
         drop_treasures_inside_pieces(models, &mut detections, kept);
         for d in &mut detections {
@@ -817,7 +800,6 @@ impl Detector {
         view: &Viewpoint,
         detections: &mut Vec<Detection>,
         explained: &mut [u16],
-        covered: &mut [bool],
         mut queue: Vec<Vec<usize>>,
     ) {
         // Largest seeds last, so they are taken first.
@@ -830,7 +812,7 @@ impl Detector {
             if seed.len() < MIN_SEED_OWN_PX {
                 continue;
             }
-            let inside = seed.iter().filter(|&&p| covered[p]).count();
+            let inside = seed.iter().filter(|&&p| self.covered[p] != 0).count();
             let floor = if 2 * inside >= seed.len() {
                 MIN_QUALITY_INSIDE
             } else {
@@ -880,7 +862,7 @@ impl Detector {
             if (marked as f64) < MIN_GAIN_PX {
                 continue;
             }
-            for_each_inside(region, &fit.silhouette.polygons, |p| covered[p] = true);
+            self.cover(region, &models[mi], &fit.silhouette);
             detections.push(Detection {
                 model: mi,
                 fit,
@@ -906,7 +888,6 @@ impl Detector {
         view: &Viewpoint,
         detections: &mut Vec<Detection>,
         explained: &mut [u16],
-        covered: &mut [bool],
     ) {
         let treasures = models
             .iter()
@@ -953,7 +934,7 @@ impl Detector {
             }
             let seeds = split(region, &freed, explained);
             self.base_mm = pose.base_mm + height;
-            self.grow(region, models, view, detections, explained, covered, seeds);
+            self.grow(region, models, view, detections, explained, seeds);
             self.base_mm = 0.0;
             for &p in &freed {
                 if explained[p] == 0 {
@@ -1388,6 +1369,40 @@ impl Detector {
 
     /// The least quality a fit of `model` needs on the current seed, with the seed's floor
     /// `quality_floor` (see [`floor_for`]).
+    /// Marks `sil` as covered by a piece of `model`'s colours.
+    fn cover(&mut self, region: &Region, model: &Model, sil: &Silhouette) {
+        let colours = model.colours.0;
+        let covered = &mut self.covered;
+        for_each_inside(region, &sil.polygons, |p| {
+            if let Some(c) = covered.get_mut(p) {
+                *c |= colours;
+            }
+        });
+    }
+
+    /// `quality_floor` for `fit`, or none when the free piece pixels it holds inside pieces found
+    /// show those pieces' colours too little to be their leftovers ([`HOST_LIKE_MIN_SHARE`]).
+    fn floor_for_fit(&self, region: &Region, explained: &[u16], fit: &Fit, quality_floor: f64) -> f64 {
+        if quality_floor <= 0.0 {
+            return quality_floor;
+        }
+        let (mut inside, mut host_like) = (0usize, 0usize);
+        for_each_inside(region, &fit.silhouette.polygons, |p| {
+            let c = self.covered.get(p).copied().unwrap_or(0);
+            if c != 0 && explained[p] == 0 && region.labels[p] == Label::Piece {
+                inside += 1;
+                if c & region.colours[p].compatible != 0 {
+                    host_like += 1;
+                }
+            }
+        });
+        if (host_like as f64) < HOST_LIKE_MIN_SHARE * inside as f64 {
+            0.0
+        } else {
+            quality_floor
+        }
+    }
+
     fn quality_needed(&self, model: &Model, quality_floor: f64) -> f64 {
         let near = if self.near_pieces && model.paler_table {
             MIN_QUALITY
@@ -1617,7 +1632,10 @@ impl Detector {
                     Precision::COMPARE,
                     &mut self.scratch,
                 )
-                .filter(|f| f.quality() >= self.quality_needed(model, quality_floor))
+                .filter(|f| {
+                    let floor = self.floor_for_fit(region, explained, f, quality_floor);
+                    f.quality() >= self.quality_needed(model, floor)
+                })
                 .unwrap_or(fit),
                 _ => fit,
             };
@@ -1804,7 +1822,7 @@ impl Detector {
         // goblet either side of the goblet fitted between them): the centre of its pixels
         // lies on neither. A fit failing there starts again on the seed's largest patch of
         // the model's colours, when the seed shows more of them than one silhouette holds.
-        let floor_q = self.quality_needed(model, quality_floor);
+        let floor_q = self.quality_needed(model, self.floor_for_fit(region, explained, &fit, quality_floor));
         let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px {
             largest_seed_patch(region, model.colours, explained, seed)
                 .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
@@ -1867,7 +1885,8 @@ impl Detector {
         } else {
             fit
         };
-        if fit.quality() < self.quality_needed(model, quality_floor) || fit.gain < MIN_GAIN_PX {
+        let floor = self.floor_for_fit(region, explained, &fit, quality_floor);
+        if fit.quality() < self.quality_needed(model, floor) || fit.gain < MIN_GAIN_PX {
             return None;
         }
         if model.table_hue && main_colour_share(region, model, explained, &fit) < TABLE_HUE_MIN_MAIN_SHARE {
