@@ -1079,11 +1079,7 @@ fn within_counts(
         }
         if let Some((turned, other, fit, _)) = best {
             *used.entry(models[other].entry).or_insert(0) += 1;
-            let detection = &mut found[turned].detection;
-            detection.model = other;
-            detection.fit = fit;
-            detection.top = None;
-            detection.runner_up = None;
+            read_as(&mut found[turned].detection, other, fit);
             keep[i] = true;
         }
     }
@@ -1115,11 +1111,7 @@ fn within_counts(
                 *n = n.saturating_sub(1);
             }
             *used.entry(models[other].entry).or_insert(0) += 1;
-            let detection = &mut found[k].detection;
-            detection.model = other;
-            detection.fit = fit;
-            detection.top = None;
-            detection.runner_up = None;
+            read_as(&mut found[k].detection, other, fit);
         }
     }
     let mut dropped = Vec::new();
@@ -1129,6 +1121,15 @@ fn within_counts(
     }
     *found = kept;
     dropped
+}
+
+/// `detection` read as `model`, fitted so: its die top (read again afterwards) and runner-up
+/// belonged to the model it was read as before.
+fn read_as(detection: &mut Detection, model: usize, fit: Fit) {
+    detection.model = model;
+    detection.fit = fit;
+    detection.top = None;
+    detection.runner_up = None;
 }
 
 /// A piece fitted afresh as another model of its colour ([`within_counts`]).
