@@ -79,8 +79,10 @@ const STRING_SAMPLES: usize = 400;
 /// whether a piece passes for the table: a webcam's automatic exposure puts the paper at 180-240.
 const LIKENESS_PAPER_LEVEL: f32 = 200.0;
 /// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
-/// a paler shade of it (see [`paler_table`]): light wood is a washed-out gold to within ~0.01.
-const PALER_TABLE_MAX_OFF: f32 = 0.025;
+/// a paler shade of it (see [`paler_table`]): light wood is a washed-out gold to within ~0.01;
+/// a peach wood (bench scene 19) lies 0.027 off gold, and a gold bar's lit top still washes out
+/// to it.
+const PALER_TABLE_MAX_OFF: f32 = 0.03;
 /// Confidence of a fit from its quality (gain per silhouette pixel): `quality / this`, capped.
 const CONFIDENT_QUALITY: f64 = 0.75;
 /// Lowest confidence reported for an accepted piece.
@@ -1716,7 +1718,7 @@ mod tests {
     }
 
     #[test]
-    fn light_wood_is_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
+    fn light_and_peach_wood_are_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
         // Table medians read off bench scenes: light wood (scene 1), mid-grey, dark warm wood.
         let light_wood = table_model([92.0, 146.0, 177.0]);
         let grey = table_model([131.0, 127.0, 132.0]);
@@ -1732,6 +1734,10 @@ mod tests {
         }
         // Dark wood is redder than gold, not a paler gold.
         assert!(!paler_table(&gold, &dark_wood));
+        // A peach wood (bench scene 19) lies 0.027 off gold: a gold bar's lit top washes out to
+        // it all the same.
+        let peach_wood = table_model([125.0, 160.0, 201.0]);
+        assert!(paler_table(&gold, &peach_wood));
     }
 
     #[test]

@@ -196,6 +196,9 @@ const ISOTROPIC_STARTS: usize = 6;
 /// A two-coloured piece's second start (on its main colour) is tried when it lies at least this
 /// far from the first.
 const SECOND_START_MIN_MM: f64 = 3.0;
+/// Spacing of the grid a round piece's failed fit is looked for again on, mm (a goblet's
+/// footprint radius is 11 mm): some start then lies within a local search's reach of it.
+const ROUND_GRID_STEP_MM: f64 = 2.0;
 /// A round or near-isotropic piece whose seed shows more of its colours than this many of its
 /// footprints is also started at the seed's deepest point (see [`deepest_pixel`]): the seed
 /// holds other pieces too (the octopus's head with its tentacles around it), and the centre of
@@ -1367,8 +1370,6 @@ impl Detector {
         fit_pose(&model.solid, &map, view, centre, angles, 0.0, &mut self.scratch)
     }
 
-    /// The least quality a fit of `model` needs on the current seed, with the seed's floor
-    /// `quality_floor` (see [`floor_for`]).
     /// Marks `sil` as covered by a piece of `model`'s colours.
     fn cover(&mut self, region: &Region, model: &Model, sil: &Silhouette) {
         let colours = model.colours.0;
@@ -1403,7 +1404,17 @@ impl Detector {
         }
     }
 
-    fn quality_needed(&self, model: &Model, quality_floor: f64) -> f64 {
+    /// The least quality `fit` of `model` needs on the current seed, with the seed's floor
+    /// `quality_floor` (see [`floor_for`]) as [`Self::floor_for_fit`] holds it for this fit.
+    fn quality_needed(
+        &self,
+        model: &Model,
+        region: &Region,
+        explained: &[u16],
+        fit: &Fit,
+        quality_floor: f64,
+    ) -> f64 {
+        let quality_floor = self.floor_for_fit(region, explained, fit, quality_floor);
         let near = if self.near_pieces && model.paler_table {
             MIN_QUALITY
         } else {
@@ -1632,10 +1643,7 @@ impl Detector {
                     Precision::COMPARE,
                     &mut self.scratch,
                 )
-                .filter(|f| {
-                    let floor = self.floor_for_fit(region, explained, f, quality_floor);
-                    f.quality() >= self.quality_needed(model, floor)
-                })
+                .filter(|f| f.quality() >= self.quality_needed(model, region, explained, f, quality_floor))
                 .unwrap_or(fit),
                 _ => fit,
             };
@@ -1822,7 +1830,7 @@ impl Detector {
         // goblet either side of the goblet fitted between them): the centre of its pixels
         // lies on neither. A fit failing there starts again on the seed's largest patch of
         // the model's colours, when the seed shows more of them than one silhouette holds.
-        let floor_q = self.quality_needed(model, self.floor_for_fit(region, explained, &fit, quality_floor));
+        let floor_q = self.quality_needed(model, region, explained, &fit, quality_floor);
         let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px {
             largest_seed_patch(region, model.colours, explained, seed)
                 .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
@@ -1839,6 +1847,17 @@ impl Detector {
                         &mut self.scratch,
                     )
                 })
+                .filter(|f| f.gain > fit.gain)
+                .unwrap_or(fit)
+        } else {
+            fit
+        };
+        // A round piece that shows only a crescent (a goblet's lit rim, its mouth and shaded
+        // side like the table) starts off its centre by most of its radius, where a local search
+        // finds nothing better than hanging over bare table: it is looked for again on a grid
+        // over every footprint centre that could show the seed's pixels.
+        let fit = if model.round && (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) {
+            self.round_from_grid(model, map, view, centre)
                 .filter(|f| f.gain > fit.gain)
                 .unwrap_or(fit)
         } else {
@@ -1885,8 +1904,9 @@ impl Detector {
         } else {
             fit
         };
-        let floor = self.floor_for_fit(region, explained, &fit, quality_floor);
-        if fit.quality() < self.quality_needed(model, floor) || fit.gain < MIN_GAIN_PX {
+        if fit.quality() < self.quality_needed(model, region, explained, &fit, quality_floor)
+            || fit.gain < MIN_GAIN_PX
+        {
             return None;
         }
         if model.table_hue && main_colour_share(region, model, explained, &fit) < TABLE_HUE_MIN_MAIN_SHARE {
@@ -1905,6 +1925,36 @@ impl Detector {
             return None;
         }
         Some(fit)
+    }
+
+    /// The best fit of round `model` from a grid of footprint centres within its radius of
+    /// `centre` ([`ROUND_GRID_STEP_MM`] apart), refined.
+    fn round_from_grid(
+        &mut self,
+        model: &Model,
+        map: &WeightMap,
+        view: &Viewpoint,
+        centre: PointMm,
+    ) -> Option<Fit> {
+        let grid = PoseGrid {
+            centre,
+            radius_mm: (model.footprint_area_mm2 / std::f64::consts::PI).sqrt(),
+            step_mm: ROUND_GRID_STEP_MM,
+            turns: 1,
+            base_mm: self.base_mm,
+        };
+        let best = grid_poses(&model.solid, map, view, &grid, &mut self.scratch)
+            .into_iter()
+            .next()?;
+        refine_pose(
+            &model.solid,
+            map,
+            view,
+            best.pose,
+            true,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )
     }
 
     /// A piece seen by its top, placed by it: the unexplained pixels of its second colour
