@@ -197,8 +197,11 @@ const ISOTROPIC_STARTS: usize = 6;
 /// far from the first.
 const SECOND_START_MIN_MM: f64 = 3.0;
 /// Spacing of the grid a round piece's failed fit is looked for again on, mm (a goblet's
-/// footprint radius is 11 mm): some start then lies within a local search's reach of it.
-const ROUND_GRID_STEP_MM: f64 = 2.0;
+/// footprint radius is 11 mm): [`refine_pose`] from the best of it reaches the piece...
+const ROUND_GRID_STEP_MM: f64 = 4.0;
+/// ...when its seed's own pixels cover less than this share of its footprint (a goblet's lit
+/// rim: 0.35).
+const CRESCENT_MAX_SHARE: f64 = 0.6;
 /// A round or near-isotropic piece whose seed shows more of its colours than this many of its
 /// footprints is also started at the seed's deepest point (see [`deepest_pixel`]): the seed
 /// holds other pieces too (the octopus's head with its tentacles around it), and the centre of
@@ -1854,9 +1857,11 @@ impl Detector {
         };
         // A round piece that shows only a crescent (a goblet's lit rim, its mouth and shaded
         // side like the table) starts off its centre by most of its radius, where a local search
-        // finds nothing better than hanging over bare table: it is looked for again on a grid
-        // over every footprint centre that could show the seed's pixels.
-        let fit = if model.round && (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) {
+        // finds nothing better than hanging over bare table: when its seed shows less than
+        // [`CRESCENT_MAX_SHARE`] of a footprint, it is looked for again on a grid over every
+        // footprint centre that could show the seed's pixels.
+        let crescent = own.len() as f64 * px_area < CRESCENT_MAX_SHARE * model.footprint_area_mm2;
+        let fit = if model.round && crescent && (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) {
             self.round_from_grid(model, map, view, centre)
                 .filter(|f| f.gain > fit.gain)
                 .unwrap_or(fit)
