@@ -288,8 +288,13 @@ const PRUNE_BEST_SHARE: f64 = 0.3;
 /// Models whose seed pixels cover less than this share of their footprint are not fitted.
 const PRUNE_AREA_SHARE: f64 = 0.3;
 /// ...and for a piece whose main colour looks like the table (a white captain on a pale table
-/// shows little more than its hat).
+/// shows little more than its hat), or of the table's hue when its seed with the shadows
+/// beside it covers [`PRUNE_AREA_SHARE`] (see [`shaded_rest`]).
 const PRUNE_AREA_SHARE_TABLE_LIKE: f64 = 0.12;
+/// The least quality of a fit on a seed let through for the shadows beside it: the other
+/// half of its silhouette must show the piece. Below it, the shaded side of an orange anchor
+/// and its cast shadow read as a chest (`bench --seed 101`, scene 109).
+const SHADED_SEED_MIN_QUALITY: f64 = 0.2;
 /// Margin of the weight windows around a silhouette, mm.
 const WINDOW_MARGIN_MM: f64 = 6.0;
 /// Margin around a silhouette of [`refit_as`]'s window, mm: its pose may settle a few
@@ -684,6 +689,10 @@ struct Plan {
     win: Window,
     map_key: MapKey,
     bound: f64,
+    /// The seed shows less than [`PRUNE_AREA_SHARE`] of the footprint in the model's colours, and
+    /// was let through for shadows beside it ([`shaded_rest`]): its fit must reach
+    /// [`SHADED_SEED_MIN_QUALITY`].
+    shaded: bool,
 }
 
 impl Detector {
@@ -1472,7 +1481,12 @@ impl Detector {
                 .filter(|&p| colours.contains_any(region.colours[p].compatible))
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
-            let share = if model.table_like || self.on_shadows {
+            let fp_share = (own.len() as f64) * px_area / model.footprint_area_mm2;
+            let shaded = !(model.table_like || self.on_shadows)
+                && fp_share < PRUNE_AREA_SHARE
+                && model.paler_table
+                && shaded_rest(region, model, &own);
+            let share = if model.table_like || self.on_shadows || shaded {
                 PRUNE_AREA_SHARE_TABLE_LIKE
             } else {
                 PRUNE_AREA_SHARE
@@ -1528,6 +1542,7 @@ impl Detector {
                 win,
                 map_key,
                 bound,
+                shaded,
             });
         }
         // Fitted in order of how much they could explain at best: a model that cannot reach
@@ -1909,7 +1924,11 @@ impl Detector {
         } else {
             fit
         };
-        if fit.quality() < self.quality_needed(model, region, explained, &fit, quality_floor)
+        let least = if plan.shaded { SHADED_SEED_MIN_QUALITY } else { 0.0 };
+        if fit.quality()
+            < self
+                .quality_needed(model, region, explained, &fit, quality_floor)
+                .max(least)
             || fit.gain < MIN_GAIN_PX
         {
             return None;
@@ -2413,6 +2432,42 @@ fn weight_map(
 /// cover its deck (the island's treasures are few against its size).
 fn weighs_held(model: &Model) -> bool {
     model.carries_treasures() && model.kind != PieceKind::Island
+}
+
+/// Whether `own` (region pixels of `model`'s colours) and the shadow pixels within a footprint's
+/// radius of their centre cover [`PRUNE_AREA_SHARE`] of `model`'s footprint: a brown chest on
+/// warm wood shows its colour on its lit half only, its shaded half reads as the table in
+/// shadow.
+fn shaded_rest(region: &Region, model: &Model, own: &[usize]) -> bool {
+    if own.is_empty() {
+        return false;
+    }
+    let w = region.width;
+    let n = own.len() as f64;
+    let (cx, cy) = own
+        .iter()
+        .fold((0.0, 0.0), |(x, y), &p| (x + (p % w) as f64, y + (p / w) as f64));
+    let (cx, cy) = (cx / n, cy / n);
+    let r = (model.footprint_area_mm2 / std::f64::consts::PI).sqrt() / region.mm_per_px;
+    let (x0, x1) = (
+        (cx - r).floor().max(0.0) as usize,
+        ((cx + r).ceil() as usize).min(w.saturating_sub(1)),
+    );
+    let (y0, y1) = (
+        (cy - r).floor().max(0.0) as usize,
+        ((cy + r).ceil() as usize).min(region.height.saturating_sub(1)),
+    );
+    let mut shadows = 0usize;
+    for j in y0..=y1 {
+        for i in x0..=x1 {
+            let (dx, dy) = (i as f64 - cx, j as f64 - cy);
+            if dx * dx + dy * dy <= r * r && region.labels[j * w + i] == Label::Shadow {
+                shadows += 1;
+            }
+        }
+    }
+    let px_area = region.mm_per_px * region.mm_per_px;
+    (own.len() + shadows) as f64 * px_area >= PRUNE_AREA_SHARE * model.footprint_area_mm2
 }
 
 /// A seed's quality floor for `model`, scaled by how much lower than [`MIN_QUALITY`] its own
@@ -3066,6 +3121,72 @@ mod tests {
             }
         }
         (region, ship_model, gold_model)
+    }
+
+    /// A region 60 mm square at 1 mm/px of bare table, with a strip of chest-coloured piece
+    /// pixels 6 x 12 mm at the origin (a fifth of the chest's footprint), and shadow pixels where
+    /// `shadow(x, y)` says; the chest model and the strip's pixels.
+    fn chest_strip(shadow: impl Fn(f64, f64) -> bool) -> (Region, Model, Vec<usize>) {
+        use super::super::colour::{Palette, entry_colours};
+        use crate::table::Catalog;
+        use opencv::core::Rect;
+        let catalog = Catalog::default_catalog();
+        let (i, entry) = catalog
+            .pieces
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.treasure == Some(TreasureType::Chest))
+            .unwrap();
+        let colours = entry_colours(&mut Palette::default(), entry, None);
+        let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+        let (w, h) = (60usize, 60usize);
+        let origin_mm = PointMm::new(-30.0, -30.0);
+        let mut region = Region {
+            rect: Rect::new(0, 0, w as i32, h as i32),
+            width: w,
+            height: h,
+            origin_mm,
+            mm_per_px: 1.0,
+            labels: vec![Label::Table; w * h],
+            colours: vec![PixelColours::default(); w * h],
+            bgr: vec![[80.0; 3]; w * h],
+            ref_sum: vec![300.0; w * h],
+            white: None,
+        };
+        let mut own = Vec::new();
+        for p in 0..w * h {
+            let (x, y) = (origin_mm.x + (p % w) as f64, origin_mm.y + (p / w) as f64);
+            if (-3.0..3.0).contains(&x) && (-6.0..6.0).contains(&y) {
+                region.labels[p] = Label::Piece;
+                region.colours[p] = PixelColours {
+                    best: colours.primary.0,
+                    compatible: colours.primary.0,
+                };
+                own.push(p);
+            } else if shadow(x, y) {
+                region.labels[p] = Label::Shadow;
+            }
+        }
+        (region, model, own)
+    }
+
+    #[test]
+    fn a_chest_seed_short_of_its_footprint_passes_only_with_shadows_beside_it() {
+        let (region, model, own) = chest_strip(|x, y| x < 0.0 && x * x + y * y < 100.0);
+        let share = own.len() as f64 / model.footprint_area_mm2;
+        assert!(share < PRUNE_AREA_SHARE, "the strip alone is short: {share}");
+        assert!(
+            shaded_rest(&region, &model, &own),
+            "its shaded half lies beside it"
+        );
+        let (region, model, own) = chest_strip(|_, _| false);
+        assert!(!shaded_rest(&region, &model, &own), "no shadow at all");
+        let (region, model, own) = chest_strip(|x, _| x > 25.0);
+        assert!(
+            !shaded_rest(&region, &model, &own),
+            "shadow beyond the footprint's reach"
+        );
+        assert!(!shaded_rest(&region, &model, &[]), "no seed");
     }
 
     #[test]
