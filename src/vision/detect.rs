@@ -3021,6 +3021,25 @@ mod tests {
         }
     }
 
+    /// A region `size` mm square at 1 mm/px, centred on the origin, of bare table: every pixel
+    /// `bgr` bright, over a reference `ref_sum` bright.
+    fn bare_table(size: usize, bgr: f32, ref_sum: f32) -> Region {
+        use opencv::core::Rect;
+        let half = size as f64 / 2.0;
+        Region {
+            rect: Rect::new(0, 0, size as i32, size as i32),
+            width: size,
+            height: size,
+            origin_mm: PointMm::new(-half, -half),
+            mm_per_px: 1.0,
+            labels: vec![Label::Table; size * size],
+            colours: vec![PixelColours::default(); size * size],
+            bgr: vec![[bgr; 3]; size * size],
+            ref_sum: vec![ref_sum; size * size],
+            white: None,
+        }
+    }
+
     /// A region 80 mm square at 1 mm/px, centred on the origin, of bare table but for the
     /// Octo-Canon standing at the origin seen straight down: its disc is shadow-labelled in its
     /// own dark colour, but for a rim on the +x side read as piece (as a black canon on a grey
@@ -3083,7 +3102,6 @@ mod tests {
     fn ship_with_a_load(ship: Pose2, gold: Pose2) -> (Region, Model, Model) {
         use super::super::colour::{Palette, entry_colours};
         use crate::table::Catalog;
-        use opencv::core::Rect;
         let catalog = Catalog::default_catalog();
         let mut palette = Palette::default();
         let mut model_of = |pick: &dyn Fn(&CatalogEntry) -> bool| {
@@ -3093,20 +3111,7 @@ mod tests {
         };
         let ship_model = model_of(&|e| e.piece == PieceKind::Ship && e.color == Some(PlayerColor::Orange));
         let gold_model = model_of(&|e| e.treasure == Some(TreasureType::Gold));
-        let (w, h) = (140usize, 140usize);
-        let origin_mm = PointMm::new(-70.0, -70.0);
-        let mut region = Region {
-            rect: Rect::new(0, 0, w as i32, h as i32),
-            width: w,
-            height: h,
-            origin_mm,
-            mm_per_px: 1.0,
-            labels: vec![Label::Table; w * h],
-            colours: vec![PixelColours::default(); w * h],
-            bgr: vec![[120.0; 3]; w * h],
-            ref_sum: vec![390.0; w * h],
-            white: None,
-        };
+        let mut region = bare_table(140, 120.0, 390.0);
         let view = Viewpoint::orthographic();
         for (model, pose) in [(&ship_model, ship), (&gold_model, gold)] {
             let sil = Silhouette::of(&model.solid, &pose, &view);
@@ -3129,7 +3134,6 @@ mod tests {
     fn chest_strip(shadow: impl Fn(f64, f64) -> bool) -> (Region, Model, Vec<usize>) {
         use super::super::colour::{Palette, entry_colours};
         use crate::table::Catalog;
-        use opencv::core::Rect;
         let catalog = Catalog::default_catalog();
         let (i, entry) = catalog
             .pieces
@@ -3139,22 +3143,10 @@ mod tests {
             .unwrap();
         let colours = entry_colours(&mut Palette::default(), entry, None);
         let model = Model::new(i, entry, colours.primary, colours.secondary, false);
-        let (w, h) = (60usize, 60usize);
-        let origin_mm = PointMm::new(-30.0, -30.0);
-        let mut region = Region {
-            rect: Rect::new(0, 0, w as i32, h as i32),
-            width: w,
-            height: h,
-            origin_mm,
-            mm_per_px: 1.0,
-            labels: vec![Label::Table; w * h],
-            colours: vec![PixelColours::default(); w * h],
-            bgr: vec![[80.0; 3]; w * h],
-            ref_sum: vec![300.0; w * h],
-            white: None,
-        };
+        let mut region = bare_table(60, 80.0, 300.0);
+        let (w, origin_mm) = (region.width, region.origin_mm);
         let mut own = Vec::new();
-        for p in 0..w * h {
+        for p in 0..region.len() {
             let (x, y) = (origin_mm.x + (p % w) as f64, origin_mm.y + (p / w) as f64);
             if (-3.0..3.0).contains(&x) && (-6.0..6.0).contains(&y) {
                 region.labels[p] = Label::Piece;
