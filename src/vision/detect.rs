@@ -533,6 +533,12 @@ impl Model {
         )
     }
 
+    /// The radius of a disc as large as its footprint, mm: how far from the centre of what
+    /// shows of it its own centre may lie.
+    pub fn footprint_radius_mm(&self) -> f64 {
+        (self.footprint_area_mm2 / std::f64::consts::PI).sqrt()
+    }
+
     /// The footprint at `pose` (catalog outline at the model's size).
     pub fn footprint(&self, pose: &Pose2) -> PolygonMm {
         let (s, c) = pose.angle_rad.sin_cos();
@@ -1962,7 +1968,7 @@ impl Detector {
     ) -> Option<Fit> {
         let grid = PoseGrid {
             centre,
-            radius_mm: (model.footprint_area_mm2 / std::f64::consts::PI).sqrt(),
+            radius_mm: model.footprint_radius_mm(),
             step_mm: ROUND_GRID_STEP_MM,
             turns: 1,
             base_mm: self.base_mm,
@@ -2448,7 +2454,7 @@ fn shaded_rest(region: &Region, model: &Model, own: &[usize]) -> bool {
         .iter()
         .fold((0.0, 0.0), |(x, y), &p| (x + (p % w) as f64, y + (p / w) as f64));
     let (cx, cy) = (cx / n, cy / n);
-    let r = (model.footprint_area_mm2 / std::f64::consts::PI).sqrt() / region.mm_per_px;
+    let r = model.footprint_radius_mm() / region.mm_per_px;
     let (x0, x1) = (
         (cx - r).floor().max(0.0) as usize,
         ((cx + r).ceil() as usize).min(w.saturating_sub(1)),
