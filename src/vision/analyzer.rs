@@ -766,6 +766,10 @@ impl Analyzer {
                 .cloned()
                 .collect();
             let held: Vec<Detection> = stay.iter().map(|f| f.detection.clone()).collect();
+            detector.with_dropped(
+                &self.models,
+                dropped.iter().filter(|f| f.region == ri).map(|f| &f.detection),
+            );
             let result = detector.detect_around(&regions[ri], &self.models, &self.view, &excluded, &held);
             found.retain(|f| f.region != ri);
             found.extend(stay);

@@ -285,6 +285,12 @@ const DIE_TOP_SHRINK: f64 = 0.7;
 /// Models whose colours the seed shows in less than this share of the pixels of the model it
 /// shows most are not fitted.
 const PRUNE_BEST_SHARE: f64 = 0.3;
+/// A piece dropped over its kind's count that fitted at least this well
+/// ([`Detector::stands_for_dropped`])...
+const DROPPED_MIN_QUALITY: f64 = 0.3;
+/// ...leaves this the least quality a treasure of another kind needs where it stood: what the
+/// box cannot hold more of was there, and a treasure may be what it was.
+const LOOK_ALIKE_MIN_QUALITY: f64 = 0.1;
 /// Models whose seed pixels cover less than this share of their footprint are not fitted.
 const PRUNE_AREA_SHARE: f64 = 0.3;
 /// ...and for a piece whose main colour looks like the table (a white captain on a pale table
@@ -657,6 +663,21 @@ pub struct Detector {
     /// Height (mm) at which [`Detector::best_fit`] fits: 0 on the table, a deck's height when
     /// looking for loads on it.
     base_mm: f64,
+    /// Pieces dropped from the region for being over their kind's count, before this second
+    /// look at it ([`Detector::with_dropped`]); none on a first look.
+    dropped: Vec<Dropped>,
+}
+
+/// A piece dropped from a region over its kind's count.
+#[derive(Debug, Clone, Copy)]
+struct Dropped {
+    /// Its centre, table mm.
+    at: PointMm,
+    quality: f64,
+    /// Its catalog entry.
+    entry: usize,
+    /// Its model's [`Model::footprint_radius_mm`].
+    radius_mm: f64,
 }
 
 /// What a region held.
@@ -722,7 +743,29 @@ impl Detector {
         view: &Viewpoint,
         excluded: &[bool],
     ) -> RegionResult {
+        self.dropped.clear();
         self.detect_around(region, models, view, excluded, &[])
+    }
+
+    /// Tells the next [`Detector::detect_around`] which pieces were dropped from the region over
+    /// their kind's count (until the next [`Detector::detect_excluding`]): where one fitted
+    /// well, a treasure of another kind is accepted on less of its outline
+    /// ([`Detector::stands_for_dropped`]). A goblet behind a tentacle shows a sliver of its cup,
+    /// which a gold bar fits better; with the box's four gold bars found elsewhere, the sliver
+    /// is the goblet.
+    pub fn with_dropped<'a>(&mut self, models: &[Model], dropped: impl IntoIterator<Item = &'a Detection>) {
+        self.dropped = dropped
+            .into_iter()
+            .filter_map(|d| {
+                let m = models.get(d.model)?;
+                Some(Dropped {
+                    at: d.fit.pose.center_mm,
+                    quality: d.fit.quality(),
+                    entry: m.entry,
+                    radius_mm: m.footprint_radius_mm(),
+                })
+            })
+            .collect();
     }
 
     /// Like [`Detector::detect_excluding`], around pieces `kept` from an earlier look at the
@@ -1438,7 +1481,25 @@ impl Detector {
         } else {
             0.0
         };
-        model.min_quality.max(floor_for(model, quality_floor)).max(near)
+        let needed = model.min_quality.max(floor_for(model, quality_floor)).max(near);
+        if self.stands_for_dropped(model, fit) {
+            needed.min(LOOK_ALIKE_MIN_QUALITY)
+        } else {
+            needed
+        }
+    }
+
+    /// Whether `fit` of `model`, a treasure, stands where a piece of another kind was dropped
+    /// over its count before this look, having fitted at least [`DROPPED_MIN_QUALITY`]: discs as
+    /// large as their footprints ([`Model::footprint_radius_mm`]) would overlap. Such a fit needs only
+    /// [`LOOK_ALIKE_MIN_QUALITY`] ([`Detector::quality_needed`]).
+    fn stands_for_dropped(&self, model: &Model, fit: &Fit) -> bool {
+        model.kind == PieceKind::Treasure
+            && self.dropped.iter().any(|d| {
+                d.entry != model.entry
+                    && d.quality >= DROPPED_MIN_QUALITY
+                    && d.at.distance(fit.pose.center_mm) < model.footprint_radius_mm() + d.radius_mm
+            })
     }
 
     /// The model that explains most of a seed, fitted; `None` when no model explains enough.
@@ -3309,6 +3370,60 @@ mod tests {
         // Where it lies it stays.
         let right = detection(0, ship);
         assert!(repose(&region, &models, &view, &right, &[&load]).is_none());
+    }
+
+    #[test]
+    fn a_treasure_where_a_piece_of_another_kind_over_its_count_was_dropped_needs_a_tenth_of_its_outline() {
+        let at = |x: f64| Pose2 {
+            center_mm: PointMm::new(x, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (region, ship, gold) = ship_with_a_load(at(0.0), at(30.0));
+        let models = [ship, gold];
+        let (ship_i, gold_i) = (0, 1);
+        let dropped = |model: usize, x: f64, quality: f64| Detection {
+            model,
+            fit: Fit {
+                pose: at(x),
+                ..fit(quality * 100.0, 100.0)
+            },
+            top: None,
+            runner_up: None,
+            on_shadows: false,
+        };
+        let explained = vec![0u16; region.len()];
+        let gold_here = Fit {
+            pose: at(3.0),
+            ..fit(12.0, 100.0)
+        };
+        let needed = |detector: &Detector, model: usize, f: &Fit| {
+            detector.quality_needed(&models[model], &region, &explained, f, 0.0)
+        };
+        let mut detector = Detector::default();
+        assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
+        // A second orange ship dropped where the gold bar lies: a tenth will do.
+        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
+        assert_eq!(needed(&detector, gold_i, &gold_here), LOOK_ALIKE_MIN_QUALITY);
+        // Not for the ship itself, which is no treasure.
+        let ship_here = Fit {
+            pose: at(3.0),
+            ..fit(12.0, 100.0)
+        };
+        assert_eq!(needed(&detector, ship_i, &ship_here), models[ship_i].min_quality);
+        // Not where a fifth gold bar was dropped: that is the gold bar's own count.
+        detector.with_dropped(&models, [&dropped(gold_i, 3.0, 0.6)]);
+        assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
+        // Not when what was dropped fitted poorly, nor where their footprints could not overlap.
+        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.2)]);
+        assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
+        let reach = models[ship_i].footprint_radius_mm() + models[gold_i].footprint_radius_mm();
+        detector.with_dropped(&models, [&dropped(ship_i, 3.0 + reach + 1.0, 0.6)]);
+        assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
+        // A first look at a region forgets what a second look at another was told.
+        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
+        detector.detect_excluding(&region, &models, &Viewpoint::orthographic(), &[false, false]);
+        assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
     }
 
     #[test]
