@@ -62,8 +62,10 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 /// its own shape well, the rest of a ship's pixels do not).
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
 /// ...when at least this share of the free piece pixels a fit holds inside those pieces show
-/// their colours (compatible): a goblet on the pink pirate ship's deck shows none of its pink,
-/// and is held to [`MIN_QUALITY`] like a piece on the table.
+/// their colours (compatible) and read best as none of the fitted model's: a goblet on the pink
+/// pirate ship's deck shows none of its pink, and is held to [`MIN_QUALITY`] like a piece on the
+/// table; nor is a white captain on the island's sand, whose pixels pass for pale sand but read
+/// best as the captain's white.
 const HOST_LIKE_MIN_SHARE: f64 = 0.25;
 /// ...and it explains at least this many pixels.
 pub const MIN_GAIN_PX: f64 = 25.0;
@@ -1442,9 +1444,18 @@ impl Detector {
         });
     }
 
-    /// `quality_floor` for `fit`, or none when the free piece pixels it holds inside pieces found
-    /// show those pieces' colours too little to be their leftovers ([`HOST_LIKE_MIN_SHARE`]).
-    fn floor_for_fit(&self, region: &Region, explained: &[u16], fit: &Fit, quality_floor: f64) -> f64 {
+    /// `quality_floor` for `fit` of `model`, or none when the free piece pixels it holds inside
+    /// pieces found show those pieces' colours too little to be their leftovers
+    /// ([`HOST_LIKE_MIN_SHARE`]). A pixel that reads best as one of `model`'s colours is the
+    /// piece's own, whatever else it may pass for.
+    fn floor_for_fit(
+        &self,
+        model: &Model,
+        region: &Region,
+        explained: &[u16],
+        fit: &Fit,
+        quality_floor: f64,
+    ) -> f64 {
         if quality_floor <= 0.0 {
             return quality_floor;
         }
@@ -1453,7 +1464,8 @@ impl Detector {
             let c = self.covered.get(p).copied().unwrap_or(0);
             if c != 0 && explained[p] == 0 && region.labels[p] == Label::Piece {
                 inside += 1;
-                if c & region.colours[p].compatible != 0 {
+                let colours = region.colours[p];
+                if c & colours.compatible != 0 && !model.colours.contains_any(colours.best) {
                     host_like += 1;
                 }
             }
@@ -1475,7 +1487,7 @@ impl Detector {
         fit: &Fit,
         quality_floor: f64,
     ) -> f64 {
-        let quality_floor = self.floor_for_fit(region, explained, fit, quality_floor);
+        let quality_floor = self.floor_for_fit(model, region, explained, fit, quality_floor);
         let near = if self.near_pieces && model.paler_table {
             MIN_QUALITY
         } else {
@@ -3424,6 +3436,39 @@ mod tests {
         detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
         detector.detect_excluding(&region, &models, &Viewpoint::orthographic(), &[false, false]);
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
+    }
+
+    #[test]
+    fn pixels_inside_a_found_piece_that_read_best_as_the_fitted_piece_are_not_its_hosts_leftovers() {
+        let at = |x: f64| Pose2 {
+            center_mm: PointMm::new(x, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (region, ship, gold) = ship_with_a_load(at(0.0), at(3.0));
+        let view = Viewpoint::orthographic();
+        let gold_fit = fit_at(&region, &gold, &view, at(3.0), &[]).unwrap();
+        let explained = vec![0u16; region.len()];
+        // Every pixel lies inside the ship, found already.
+        let detector = Detector {
+            covered: vec![ship.colours.0; region.len()],
+            ..Detector::default()
+        };
+        let floor_with = |detector: &Detector, best: u32| {
+            let mut region = region.clone();
+            for c in region.colours.iter_mut().filter(|c| c.best != 0) {
+                *c = PixelColours {
+                    best,
+                    compatible: ship.colours.0 | gold.colours.0,
+                };
+            }
+            detector.floor_for_fit(&gold, &region, &explained, &gold_fit, MIN_QUALITY_INSIDE)
+        };
+        // Pixels that pass for the ship and read best as it may be its leftovers.
+        assert_eq!(floor_with(&detector, ship.colours.0), MIN_QUALITY_INSIDE);
+        // Pixels that pass for the ship too but read best as the gold bar are the bar's own.
+        assert_eq!(floor_with(&detector, gold.colours.0), 0.0);
+        assert_eq!(floor_with(&detector, gold.colours.0 | ship.colours.0), 0.0);
     }
 
     #[test]
