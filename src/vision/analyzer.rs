@@ -766,7 +766,7 @@ impl Analyzer {
                 .cloned()
                 .collect();
             let held: Vec<Detection> = stay.iter().map(|f| f.detection.clone()).collect();
-            detector.with_dropped(
+            detector.set_dropped(
                 &self.models,
                 dropped.iter().filter(|f| f.region == ri).map(|f| &f.detection),
             );

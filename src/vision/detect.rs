@@ -666,7 +666,7 @@ pub struct Detector {
     /// looking for loads on it.
     base_mm: f64,
     /// Pieces dropped from the region for being over their kind's count, before this second
-    /// look at it ([`Detector::with_dropped`]); none on a first look.
+    /// look at it ([`Detector::set_dropped`]); none on a first look.
     dropped: Vec<Dropped>,
 }
 
@@ -675,6 +675,7 @@ pub struct Detector {
 struct Dropped {
     /// Its centre, table mm.
     at: PointMm,
+    /// Its fit's [`Fit::quality`].
     quality: f64,
     /// Its catalog entry.
     entry: usize,
@@ -755,7 +756,7 @@ impl Detector {
     /// ([`Detector::stands_for_dropped`]). A goblet behind a tentacle shows a sliver of its cup,
     /// which a gold bar fits better; with the box's four gold bars found elsewhere, the sliver
     /// is the goblet.
-    pub fn with_dropped<'a>(&mut self, models: &[Model], dropped: impl IntoIterator<Item = &'a Detection>) {
+    pub fn set_dropped<'a>(&mut self, models: &[Model], dropped: impl IntoIterator<Item = &'a Detection>) {
         self.dropped = dropped
             .into_iter()
             .filter_map(|d| {
@@ -3415,7 +3416,7 @@ mod tests {
         let mut detector = Detector::default();
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
         // A second orange ship dropped where the gold bar lies: a tenth will do.
-        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
+        detector.set_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
         assert_eq!(needed(&detector, gold_i, &gold_here), LOOK_ALIKE_MIN_QUALITY);
         // Not for the ship itself, which is no treasure.
         let ship_here = Fit {
@@ -3424,16 +3425,16 @@ mod tests {
         };
         assert_eq!(needed(&detector, ship_i, &ship_here), models[ship_i].min_quality);
         // Not where a fifth gold bar was dropped: that is the gold bar's own count.
-        detector.with_dropped(&models, [&dropped(gold_i, 3.0, 0.6)]);
+        detector.set_dropped(&models, [&dropped(gold_i, 3.0, 0.6)]);
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
         // Not when what was dropped fitted poorly, nor where their footprints could not overlap.
-        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.2)]);
+        detector.set_dropped(&models, [&dropped(ship_i, 0.0, 0.2)]);
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
         let reach = models[ship_i].footprint_radius_mm() + models[gold_i].footprint_radius_mm();
-        detector.with_dropped(&models, [&dropped(ship_i, 3.0 + reach + 1.0, 0.6)]);
+        detector.set_dropped(&models, [&dropped(ship_i, 3.0 + reach + 1.0, 0.6)]);
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
         // A first look at a region forgets what a second look at another was told.
-        detector.with_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
+        detector.set_dropped(&models, [&dropped(ship_i, 0.0, 0.6)]);
         detector.detect_excluding(&region, &models, &Viewpoint::orthographic(), &[false, false]);
         assert_eq!(needed(&detector, gold_i, &gold_here), MIN_QUALITY);
     }
