@@ -656,8 +656,8 @@ pub struct Detector {
     /// Per region pixel, the colours of the pieces found so far (and kept) whose silhouettes
     /// cover it; 0 where none does.
     covered: Vec<u32>,
-    /// Footprints of the pieces found so far in the current call that treasures ride on.
-    decks: Vec<PolygonMm>,
+    /// The pieces found so far in the current call that treasures ride on.
+    decks: Vec<Deck>,
     /// ...and of the round ones nothing rides on (see [`is_solid`]).
     solids: Vec<PolygonMm>,
     /// Per detection found so far in the current call (id - 1), what it may hide others by.
@@ -697,6 +697,18 @@ pub struct RegionResult {
 /// shadow weights (as bits), which pixels others explain it leaves out ([`held_key`]), whether the
 /// shadow pixels of its colour count for it ([`Detection::on_shadows`]), and the window.
 type MapKey = (u32, u32, u32, HeldKey, bool, Window);
+
+/// A found piece that treasures ride on: a ship or the island.
+#[derive(Debug)]
+struct Deck {
+    footprint: PolygonMm,
+    /// Height of its top above the table (mm).
+    height_mm: f64,
+    /// What its pixels are marked with in `explained`.
+    mark: u16,
+    /// A ship's: its deck is its whole top, which a treasure on it covers.
+    ship: bool,
+}
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -888,9 +900,19 @@ impl Detector {
             self.near_pieces = inside as f64 > NEAR_PIECES_SHARE * seed.len() as f64;
             self.decks = detections
                 .iter()
-                .chain(&self.kept)
-                .filter(|d| models[d.model].carries_treasures())
-                .map(|d| models[d.model].footprint(&d.fit.pose))
+                .enumerate()
+                .map(|(k, d)| (u16::try_from(k + 1).unwrap_or(KEPT - 2), d))
+                .chain(self.kept.iter().map(|d| (KEPT, d)))
+                .filter(|(_, d)| models[d.model].carries_treasures())
+                .map(|(mark, d)| {
+                    let m = &models[d.model];
+                    Deck {
+                        footprint: m.footprint(&d.fit.pose),
+                        height_mm: d.fit.pose.base_mm + m.solid.height_mm,
+                        mark,
+                        ship: m.kind != PieceKind::Island,
+                    }
+                })
                 .collect();
             self.solids = detections
                 .iter()
@@ -1747,9 +1769,19 @@ impl Detector {
             };
             contest.push((mi, fit, key));
         }
+        let weighed: Vec<f64> = contest
+            .iter()
+            .map(|(mi, fit, _)| {
+                let model = &models[*mi];
+                self.deck_under(model, view, fit).map_or(fit.gain, |deck| {
+                    fit.gain
+                        + f64::from(W_OTHER) * deck_covered(region, explained, model, fit, deck.mark) as f64
+                })
+            })
+            .collect();
         let mut chosen = 0;
         for k in 1..contest.len() {
-            if beats(&contest[k].1, &contest[chosen].1) {
+            if beats(&contest[k].1, weighed[k], &contest[chosen].1, weighed[chosen]) {
                 chosen = k;
             }
         }
@@ -2024,11 +2056,32 @@ impl Detector {
             return None;
         }
         if model.kind != PieceKind::Treasure
-            && share_on(&model.footprint(&fit.pose), &self.decks) > MAX_SHARE_ON_DECK
+            && share_on(
+                &model.footprint(&fit.pose),
+                self.decks.iter().map(|d| &d.footprint),
+            ) > MAX_SHARE_ON_DECK
         {
             return None;
         }
         Some(fit)
+    }
+
+    /// The ship's deck under treasure `fit` (of `model`, looked for on the table), if any: the
+    /// one on which the point below its middle, seen as standing on that deck, lies.
+    ///
+    /// Such a treasure would cover the deck, so when treasures are compared for a seed
+    /// ([`Detector::best_fit`]) the deck's pixels inside a silhouette count against it
+    /// ([`deck_covered`]). The fits themselves still leave them out, as any piece's pixels: counted
+    /// there too, they pushed gold bars and captains that pass for the deck off it.
+    fn deck_under(&self, model: &Model, view: &Viewpoint, fit: &Fit) -> Option<&Deck> {
+        if model.kind != PieceKind::Treasure || self.base_mm != 0.0 {
+            return None;
+        }
+        let mid = model.solid.height_mm / 2.0;
+        let seen = view.apparent(fit.pose.center_mm, fit.pose.base_mm + mid);
+        self.decks
+            .iter()
+            .find(|d| d.ship && d.footprint.contains(view.below(seen, d.height_mm + mid)))
     }
 
     /// The best fit of round `model` from a grid of footprint centres within its radius of
@@ -2557,17 +2610,32 @@ fn floor_for(model: &Model, floor: f64) -> f64 {
     floor * (model.min_quality / MIN_QUALITY).min(1.0)
 }
 
-/// Whether fit `a` of one model explains a seed better than fit `b` of another: more pixels,
+/// Whether fit `a` of one model explains a seed better than fit `b` of another, by their gains
+/// `gain_a` and `gain_b` (their own, or weighed afresh: see [`Detector::deck_under`]): more pixels,
 /// unless the two explain nearly as many ([`CLOSE_GAIN_SHARE`]) and one fits clearly better
 /// ([`CLEARLY_BETTER_QUALITY`]): a pirate ship whole beats the octopus head laid over it and
 /// the table around it.
-fn beats(a: &Fit, b: &Fit) -> bool {
-    let close = a.gain.min(b.gain) >= CLOSE_GAIN_SHARE * a.gain.max(b.gain);
+fn beats(a: &Fit, gain_a: f64, b: &Fit, gain_b: f64) -> bool {
+    let close = gain_a.min(gain_b) >= CLOSE_GAIN_SHARE * gain_a.max(gain_b);
     if close && (a.quality() - b.quality()).abs() >= CLEARLY_BETTER_QUALITY {
         a.quality() > b.quality()
     } else {
-        a.gain > b.gain
+        gain_a > gain_b
     }
+}
+
+/// How many pixels inside `fit`'s silhouette the deck marked `deck` explains that show none of
+/// `model`'s colours, not even as compatible: the deck itself, which a treasure standing on it
+/// would cover. Pixels that pass for the treasure too (a gold bar's shaded side on an orange
+/// deck) are not counted.
+fn deck_covered(region: &Region, explained: &[u16], model: &Model, fit: &Fit, deck: u16) -> usize {
+    let mut covered = 0;
+    for_each_inside(region, &fit.silhouette.polygons, |p| {
+        if explained[p] == deck && !model.colours.contains_any(region.colours[p].compatible) {
+            covered += 1;
+        }
+    });
+    covered
 }
 
 /// The window holding a silhouette plus `margin_mm`.
@@ -2612,7 +2680,7 @@ fn bbox_in(width: usize, pixels: &[usize]) -> (usize, usize, usize, usize) {
 
 /// The share of `footprint`'s area that lies on any of `decks` (sampled every
 /// [`SHARE_SAMPLE_MM`]).
-fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
+fn share_on<'a>(footprint: &PolygonMm, decks: impl IntoIterator<Item = &'a PolygonMm>) -> f64 {
     let Some((lo, hi)) = footprint.bounds() else {
         return 0.0;
     };
@@ -2620,7 +2688,7 @@ fn share_on(footprint: &PolygonMm, decks: &[PolygonMm]) -> f64 {
     // candidates are nowhere near a ship, and need no sampling at all.
     let m = DECK_CLEAR_MM;
     let decks: Vec<&PolygonMm> = decks
-        .iter()
+        .into_iter()
         .filter(|d| {
             d.bounds().is_some_and(|(a, b)| {
                 a.x - m <= hi.x && lo.x <= b.x + m && a.y - m <= hi.y && lo.y <= b.y + m
@@ -3495,14 +3563,75 @@ mod tests {
         // Bench scene 5: the pirate ship whole against the octopus head laid over it.
         let ship = fit(2880.0, 2880.0);
         let head = fit(2994.0, 5075.0);
-        assert!(beats(&ship, &head) && !beats(&head, &ship));
+        let wins = |a: &Fit, b: &Fit| beats(a, a.gain, b, b.gain) && !beats(b, b.gain, a, a.gain);
+        assert!(wins(&ship, &head));
         // Far fewer pixels lose, however well they fit.
         let small = fit(1000.0, 1000.0);
         let big = fit(2000.0, 4000.0);
-        assert!(beats(&big, &small) && !beats(&small, &big));
+        assert!(wins(&big, &small));
         // Nearly as many, fitting about as well: the pixels decide.
         let (a, b) = (fit(2000.0, 2500.0), fit(1900.0, 2200.0));
-        assert!(beats(&a, &b) && !beats(&b, &a));
+        assert!(wins(&a, &b));
+    }
+
+    #[test]
+    fn a_treasure_spread_over_a_deck_loses_once_the_deck_it_covers_counts_against_it() {
+        // A goblet laid over a gold bar on a deck takes in the bar's blurred rim; the deck's
+        // own pixels it covers count neither way, and it explains more.
+        let goblet = fit(350.0, 620.0);
+        let gold = fit(290.0, 380.0);
+        assert!(beats(&goblet, goblet.gain, &gold, gold.gain));
+        // 130 of the deck's pixels under it count as another piece's.
+        let weighed = goblet.gain + f64::from(W_OTHER) * 130.0;
+        assert!(beats(&gold, gold.gain, &goblet, weighed));
+        assert!(!beats(&goblet, weighed, &gold, gold.gain));
+    }
+
+    #[test]
+    fn a_treasure_counts_the_deck_pixels_it_covers_that_show_none_of_its_colours() {
+        let ship = Pose2 {
+            center_mm: PointMm::new(0.0, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let gold = Pose2 {
+            center_mm: PointMm::new(-10.0, 0.0),
+            ..ship
+        };
+        let (mut region, ship_model, gold_model) = ship_with_a_load(ship, gold);
+        let view = Viewpoint::orthographic();
+        let mut explained = vec![0u16; region.labels.len()];
+        let sil = Silhouette::of(&ship_model.solid, &ship, &view);
+        let marked = mark_explained(&region, &ship_model, &sil, &mut explained, 1, false);
+        assert!(marked > 0);
+        let at = |pose: Pose2| Fit {
+            silhouette: Silhouette::of(&gold_model.solid, &pose, &view),
+            pose,
+            ..fit(0.0, 1.0)
+        };
+        // Where the bar lies, it covers its own pixels only.
+        assert_eq!(deck_covered(&region, &explained, &gold_model, &at(gold), 1), 0);
+        // Slid along the deck, it covers the deck's.
+        let slid = Pose2 {
+            center_mm: PointMm::new(10.0, 0.0),
+            ..gold
+        };
+        let covered = deck_covered(&region, &explained, &gold_model, &at(slid), 1);
+        let area = {
+            let mut n = 0;
+            for_each_inside(&region, &at(slid).silhouette.polygons, |_| n += 1);
+            n
+        };
+        assert!(covered > area / 2, "{covered} of {area}");
+        // Only the deck marked so counts.
+        assert_eq!(deck_covered(&region, &explained, &gold_model, &at(slid), 2), 0);
+        // Deck pixels that pass for the treasure too do not count.
+        for (p, e) in explained.iter().enumerate() {
+            if *e == 1 {
+                region.colours[p].compatible |= gold_model.primary.0;
+            }
+        }
+        assert_eq!(deck_covered(&region, &explained, &gold_model, &at(slid), 1), 0);
     }
 
     /// The deepest pixel's Euclidean depth by brute force.
