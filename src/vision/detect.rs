@@ -706,7 +706,8 @@ struct Deck {
     height_mm: f64,
     /// What its pixels are marked with in `explained`.
     mark: u16,
-    /// A ship's: its deck is its whole top, which a treasure on it covers.
+    /// A ship's: its deck is its whole top, which a treasure standing on it covers. The island's
+    /// palm may hide a treasure under it instead.
     ship: bool,
 }
 
@@ -3585,6 +3586,43 @@ mod tests {
         let weighed = goblet.gain + f64::from(W_OTHER) * 130.0;
         assert!(beats(&gold, gold.gain, &goblet, weighed));
         assert!(!beats(&goblet, weighed, &gold, gold.gain));
+    }
+
+    #[test]
+    fn a_treasure_seen_over_a_ships_deck_stands_on_it_and_not_on_the_islands() {
+        let ship = Pose2 {
+            center_mm: PointMm::new(0.0, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (_, ship_model, gold_model) = ship_with_a_load(ship, ship);
+        let view = Viewpoint::orthographic();
+        let deck = |mark: u16, ship_deck: bool| Deck {
+            footprint: ship_model.footprint(&ship),
+            height_mm: ship_model.solid.height_mm,
+            mark,
+            ship: ship_deck,
+        };
+        let mut detector = Detector {
+            decks: vec![deck(1, false), deck(2, true)],
+            ..Detector::default()
+        };
+        let at = |x: f64| Fit {
+            pose: Pose2 {
+                center_mm: PointMm::new(x, 0.0),
+                ..ship
+            },
+            ..fit(0.0, 1.0)
+        };
+        let mark = |d: &Detector, model: &Model, x: f64| d.deck_under(model, &view, &at(x)).map(|d| d.mark);
+        // The island (whose palm may hide a treasure) is passed over: the ship's deck is found.
+        assert_eq!(mark(&detector, &gold_model, 5.0), Some(2));
+        assert_eq!(mark(&detector, &gold_model, 200.0), None);
+        // Only treasures stand on decks.
+        assert_eq!(mark(&detector, &ship_model, 5.0), None);
+        // Looking for loads on a deck already ([`Detector::deck_loads`]): no deck under them.
+        detector.base_mm = ship_model.solid.height_mm;
+        assert_eq!(mark(&detector, &gold_model, 5.0), None);
     }
 
     #[test]
