@@ -903,7 +903,7 @@ impl Detector {
             self.decks = detections
                 .iter()
                 .enumerate()
-                .map(|(k, d)| (u16::try_from(k + 1).unwrap_or(KEPT - 2), d))
+                .map(|(k, d)| (k as u16 + 1, d))
                 .chain(self.kept.iter().map(|d| (KEPT, d)))
                 .filter(|(_, d)| models[d.model].carries_treasures())
                 .map(|(mark, d)| {
