@@ -149,26 +149,27 @@ pub fn relabel_casterless_shadows(
     let casters = large_pieces(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
     let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
     let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
-    let walks: Vec<[f64; 2]> = WALK_TURNS_RAD
+    let walks: Vec<Walk> = WALK_TURNS_RAD
         .iter()
         .map(|t| {
             let (s, c) = t.sin_cos();
             let [dx, dy] = fall.dir;
-            [-(dx * c - dy * s), -(dx * s + dy * c)]
+            Walk::new([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
         })
         .collect();
     let explained = |p: usize| {
-        let (x, y) = ((p % width) as f64, (p / width) as f64);
-        walks.iter().any(|w| {
+        let (xi, yi) = ((p % width) as isize, (p / width) as isize);
+        walks.iter().any(|walk| {
             let mut table_run = 0;
-            for k in 1..=reach {
-                let q = index(
-                    width,
-                    height,
-                    nearest(x + w[0] * k as f64),
-                    nearest(y + w[1] * k as f64),
-                );
-                match q.map(|q| (labels[q], q)) {
+            for (k, step) in (1..=reach).zip(&walk.steps) {
+                let (qx, qy) = match step {
+                    Some((ox, oy)) => (xi + ox, yi + oy),
+                    None => (
+                        nearest(xi as f64 + walk.dir[0] * k as f64),
+                        nearest(yi as f64 + walk.dir[1] * k as f64),
+                    ),
+                };
+                match index(width, height, qx, qy).map(|q| (labels[q], q)) {
                     None | Some((Label::Outside, _)) => return true,
                     Some((Label::Piece, q)) if casters[q] => return true,
                     Some((Label::Table, _)) => {
@@ -204,6 +205,38 @@ pub fn relabel_casterless_shadows(
         labels[p] = Label::Piece;
     }
     changed
+}
+
+/// A walk towards the light: its direction (pixels per step) and, per step `k` (from 1), the
+/// whole-pixel offset it lands on from any pixel.
+///
+/// Rounding `x + k * dir` for a whole `x` gives `x` plus the rounded `k * dir`, unless `k * dir`
+/// lies within a rounding error of a half (where the sum's own rounding, or halves going away
+/// from zero, can tip it): those steps keep `None` and are rounded from the pixel, as the walk
+/// always did. So every step lands on the same pixel, without two roundings per step.
+struct Walk {
+    dir: [f64; 2],
+    steps: Vec<Option<(isize, isize)>>,
+}
+
+/// Offsets this close to a half pixel are rounded from the pixel itself ([`Walk`]): far wider
+/// than the rounding of a pixel's coordinate plus an offset (both well below 2^20).
+const HALF_PIXEL_SLACK: f64 = 1e-6;
+
+impl Walk {
+    fn new(dir: [f64; 2], reach: usize) -> Self {
+        let offset = |v: f64| {
+            let frac = (v - v.trunc()).abs();
+            ((frac - 0.5).abs() > HALF_PIXEL_SLACK).then(|| nearest(v))
+        };
+        let steps = (1..=reach)
+            .map(|k| {
+                let (fx, fy) = (dir[0] * k as f64, dir[1] * k as f64);
+                offset(fx).zip(offset(fy))
+            })
+            .collect();
+        Self { dir, steps }
+    }
 }
 
 /// Per pixel: a piece pixel of an 8-connected piece patch of at least `min_px` pixels.
@@ -288,6 +321,154 @@ mod tests {
         for t in v {
             assert_eq!(nearest(t), t.round() as isize, "{t}");
         }
+    }
+
+    /// [`relabel_casterless_shadows`] as first written: both coordinates of every step rounded
+    /// from the pixel.
+    fn plain_relabel_casterless_shadows(
+        labels: &mut [Label],
+        width: usize,
+        fall: ShadowFall,
+        mm_per_px: f64,
+    ) -> Vec<usize> {
+        if !is_image(labels, width, mm_per_px) {
+            return Vec::new();
+        }
+        let height = labels.len() / width;
+        let casters = large_pieces(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
+        let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
+        let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
+        let walks: Vec<[f64; 2]> = WALK_TURNS_RAD
+            .iter()
+            .map(|t| {
+                let (s, c) = t.sin_cos();
+                let [dx, dy] = fall.dir;
+                [-(dx * c - dy * s), -(dx * s + dy * c)]
+            })
+            .collect();
+        let explained = |p: usize| {
+            let (x, y) = ((p % width) as f64, (p / width) as f64);
+            walks.iter().any(|w| {
+                let mut table_run = 0;
+                for k in 1..=reach {
+                    let q = index(
+                        width,
+                        height,
+                        nearest(x + w[0] * k as f64),
+                        nearest(y + w[1] * k as f64),
+                    );
+                    match q.map(|q| (labels[q], q)) {
+                        None | Some((Label::Outside, _)) => return true,
+                        Some((Label::Piece, q)) if casters[q] => return true,
+                        Some((Label::Table, _)) => {
+                            table_run += 1;
+                            if table_run > gap {
+                                return false;
+                            }
+                        }
+                        // Small piece flecks are crossed like the shadow they lie in.
+                        Some((Label::Shadow | Label::Piece, _)) => table_run = 0,
+                    }
+                }
+                false
+            })
+        };
+        let unexplained: Vec<bool> = (0..labels.len())
+            .map(|p| labels[p] == Label::Shadow && !explained(p))
+            .collect();
+        let r = (CORE_RADIUS_MM / mm_per_px).round().max(1.0) as isize;
+        let core = |p: usize| {
+            let (x, y) = ((p % width) as isize, (p / width) as isize);
+            (-r..=r).all(|dy| {
+                (-r..=r)
+                    .all(|dx| index(width, height, x + dx, y + dy).is_some_and(|q| labels[q] != Label::Table))
+            })
+        };
+        let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
+        let changed: Vec<usize> = patches(width, height, |p| unexplained[p])
+            .into_iter()
+            .filter(|patch| patch.iter().filter(|&&p| core(p)).take(min_core).count() >= min_core)
+            .flatten()
+            .collect();
+        for &p in &changed {
+            labels[p] = Label::Piece;
+        }
+        changed
+    }
+
+    /// Random label images (discs of piece with their shadows, loose dark discs, flecks) lit
+    /// from every direction the fall is read in and from random ones, at two scales.
+    #[test]
+    fn casterless_shadows_are_relabelled_as_when_every_step_was_rounded_from_its_pixel() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut relabelled = 0;
+        for case in 0..96 {
+            let (w, h) = (60 + (next() * 80.0) as usize, 50 + (next() * 70.0) as usize);
+            let mut labels = vec![Label::Table; w * h];
+            // Half the cases lit from one of the directions the fall is read in (their sines and
+            // cosines put steps on halves), half from anywhere.
+            let a = if case % 2 == 0 {
+                (case / 2 % FALL_DIRECTIONS) as f64 * std::f64::consts::TAU / FALL_DIRECTIONS as f64
+            } else {
+                next() * std::f64::consts::TAU
+            };
+            let fall = ShadowFall {
+                dir: [a.cos(), a.sin()],
+            };
+            for _ in 0..(2 + (next() * 6.0) as usize) {
+                let dark = next() < 0.4;
+                let (cx, cy) = (next() * w as f64, next() * h as f64);
+                let r = if dark {
+                    5.0 + next() * 17.0
+                } else {
+                    2.0 + next() * 12.0
+                };
+                let cast = next() * 15.0;
+                for y in 0..h {
+                    for xx in 0..w {
+                        let (fx, fy) = (xx as f64, y as f64);
+                        let p = y * w + xx;
+                        if (fx - cx).hypot(fy - cy) <= r {
+                            labels[p] = if dark { Label::Shadow } else { Label::Piece };
+                        } else if !dark
+                            && labels[p] == Label::Table
+                            && (fx - cx - fall.dir[0] * cast).hypot(fy - cy - fall.dir[1] * cast) <= r
+                        {
+                            labels[p] = Label::Shadow;
+                        }
+                    }
+                }
+            }
+            for _ in 0..(w * h / 50) {
+                let p = (next() * (w * h) as f64) as usize % (w * h);
+                labels[p] =
+                    [Label::Shadow, Label::Piece, Label::Table, Label::Outside][(next() * 4.0) as usize % 4];
+            }
+            let mm_per_px = if case % 3 == 0 { 0.5 } else { 1.0 };
+            let (mut fast, mut plain) = (labels.clone(), labels);
+            let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px);
+            let want = plain_relabel_casterless_shadows(&mut plain, w, fall, mm_per_px);
+            assert_eq!(got, want, "case {case}");
+            assert_eq!(fast, plain, "case {case}");
+            relabelled += want.len();
+        }
+        // The cases do relabel dark pieces, or the comparison would prove little.
+        assert!(relabelled > 1000, "{relabelled}");
+    }
+
+    #[test]
+    fn a_walk_rounds_from_the_pixel_only_the_steps_that_land_near_a_half() {
+        let walk = Walk::new([0.5, -0.2], 4);
+        // 0.5 and 1.5 across are halves: rounded from the pixel; 1.0 and 2.0 are whole.
+        assert_eq!(walk.steps, vec![None, Some((1, 0)), None, Some((2, -1))]);
+        let walk = Walk::new([0.3, 0.7], 3);
+        assert_eq!(walk.steps, vec![Some((0, 1)), Some((1, 1)), Some((1, 2))]);
     }
 
     /// A `w x h` table (1 mm/px) with `shadow` and `piece` pixels.
