@@ -95,29 +95,25 @@ pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<Sha
     if shadow_mm2 < FALL_MIN_SHADOW_MM2 {
         return None;
     }
-    let steps = (FALL_PROBE_MM / mm_per_px).ceil().max(1.0) as isize;
+    let steps = (FALL_PROBE_MM / mm_per_px).ceil().max(1.0) as usize;
     let dirs: Vec<[f64; 2]> = (0..FALL_DIRECTIONS)
         .map(|k| {
             let a = k as f64 * std::f64::consts::TAU / FALL_DIRECTIONS as f64;
             [a.cos(), a.sin()]
         })
         .collect();
+    // Back from the shadow, against the fall.
     let counts: Vec<usize> = dirs
         .iter()
         .map(|d| {
+            let walk = Walk::new([-d[0], -d[1]], steps);
             shadows
                 .iter()
                 .filter(|&&p| {
-                    let (x, y) = ((p % width) as f64, (p / width) as f64);
-                    (1..=steps).any(|k| {
-                        let q = index(
-                            width,
-                            height,
-                            nearest(x - d[0] * k as f64),
-                            nearest(y - d[1] * k as f64),
-                        );
-                        q.is_some_and(|q| labels[q] == Label::Piece)
-                    })
+                    walk.from((p % width) as isize, (p / width) as isize)
+                        .any(|(qx, qy)| {
+                            index(width, height, qx, qy).is_some_and(|q| labels[q] == Label::Piece)
+                        })
                 })
                 .count()
         })
@@ -161,14 +157,7 @@ pub fn relabel_casterless_shadows(
         let (xi, yi) = ((p % width) as isize, (p / width) as isize);
         walks.iter().any(|walk| {
             let mut table_run = 0;
-            for (k, step) in (1..=reach).zip(&walk.steps) {
-                let (qx, qy) = match step {
-                    Some((ox, oy)) => (xi + ox, yi + oy),
-                    None => (
-                        nearest(xi as f64 + walk.dir[0] * k as f64),
-                        nearest(yi as f64 + walk.dir[1] * k as f64),
-                    ),
-                };
+            for (qx, qy) in walk.from(xi, yi) {
                 match index(width, height, qx, qy).map(|q| (labels[q], q)) {
                     None | Some((Label::Outside, _)) => return true,
                     Some((Label::Piece, q)) if casters[q] => return true,
@@ -236,6 +225,17 @@ impl Walk {
             })
             .collect();
         Self { dir, steps }
+    }
+
+    /// The pixels the walk lands on from pixel `(x, y)`, step by step.
+    fn from(&self, x: isize, y: isize) -> impl Iterator<Item = (isize, isize)> + '_ {
+        self.steps.iter().zip(1..).map(move |(step, k)| match step {
+            Some((ox, oy)) => (x + ox, y + oy),
+            None => (
+                nearest(x as f64 + self.dir[0] * f64::from(k)),
+                nearest(y as f64 + self.dir[1] * f64::from(k)),
+            ),
+        })
     }
 }
 
