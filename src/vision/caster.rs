@@ -138,6 +138,18 @@ pub fn relabel_casterless_shadows(
     fall: ShadowFall,
     mm_per_px: f64,
 ) -> Vec<usize> {
+    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, Walk::new)
+}
+
+/// [`relabel_casterless_shadows`] with its walks made by `walk` (from a direction and a reach):
+/// the tests compare [`Walk::new`] with walks rounding every step from the pixel.
+fn relabel_casterless_shadows_by(
+    labels: &mut [Label],
+    width: usize,
+    fall: ShadowFall,
+    mm_per_px: f64,
+    walk: impl Fn([f64; 2], usize) -> Walk,
+) -> Vec<usize> {
     if !is_image(labels, width, mm_per_px) {
         return Vec::new();
     }
@@ -150,7 +162,7 @@ pub fn relabel_casterless_shadows(
         .map(|t| {
             let (s, c) = t.sin_cos();
             let [dx, dy] = fall.dir;
-            Walk::new([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
+            walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
         })
         .collect();
     let explained = |p: usize| {
@@ -323,77 +335,14 @@ mod tests {
         }
     }
 
-    /// [`relabel_casterless_shadows`] as first written: both coordinates of every step rounded
-    /// from the pixel.
-    fn plain_relabel_casterless_shadows(
-        labels: &mut [Label],
-        width: usize,
-        fall: ShadowFall,
-        mm_per_px: f64,
-    ) -> Vec<usize> {
-        if !is_image(labels, width, mm_per_px) {
-            return Vec::new();
+    impl Walk {
+        /// The walk as first written: both coordinates of every step rounded from the pixel.
+        fn rounded_every_step(dir: [f64; 2], reach: usize) -> Self {
+            Self {
+                dir,
+                steps: vec![None; reach],
+            }
         }
-        let height = labels.len() / width;
-        let casters = large_pieces(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
-        let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
-        let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
-        let walks: Vec<[f64; 2]> = WALK_TURNS_RAD
-            .iter()
-            .map(|t| {
-                let (s, c) = t.sin_cos();
-                let [dx, dy] = fall.dir;
-                [-(dx * c - dy * s), -(dx * s + dy * c)]
-            })
-            .collect();
-        let explained = |p: usize| {
-            let (x, y) = ((p % width) as f64, (p / width) as f64);
-            walks.iter().any(|w| {
-                let mut table_run = 0;
-                for k in 1..=reach {
-                    let q = index(
-                        width,
-                        height,
-                        nearest(x + w[0] * k as f64),
-                        nearest(y + w[1] * k as f64),
-                    );
-                    match q.map(|q| (labels[q], q)) {
-                        None | Some((Label::Outside, _)) => return true,
-                        Some((Label::Piece, q)) if casters[q] => return true,
-                        Some((Label::Table, _)) => {
-                            table_run += 1;
-                            if table_run > gap {
-                                return false;
-                            }
-                        }
-                        // Small piece flecks are crossed like the shadow they lie in.
-                        Some((Label::Shadow | Label::Piece, _)) => table_run = 0,
-                    }
-                }
-                false
-            })
-        };
-        let unexplained: Vec<bool> = (0..labels.len())
-            .map(|p| labels[p] == Label::Shadow && !explained(p))
-            .collect();
-        let r = (CORE_RADIUS_MM / mm_per_px).round().max(1.0) as isize;
-        let core = |p: usize| {
-            let (x, y) = ((p % width) as isize, (p / width) as isize);
-            (-r..=r).all(|dy| {
-                (-r..=r)
-                    .all(|dx| index(width, height, x + dx, y + dy).is_some_and(|q| labels[q] != Label::Table))
-            })
-        };
-        let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
-        let changed: Vec<usize> = patches(width, height, |p| unexplained[p])
-            .into_iter()
-            .filter(|patch| patch.iter().filter(|&&p| core(p)).take(min_core).count() >= min_core)
-            .flatten()
-            .collect();
-        for &p in &changed {
-            labels[p] = Label::Piece;
-        }
-        changed
     }
 
     /// Random label images (discs of piece with their shadows, loose dark discs, flecks) lit
@@ -453,7 +402,8 @@ mod tests {
             let mm_per_px = if case % 3 == 0 { 0.5 } else { 1.0 };
             let (mut fast, mut plain) = (labels.clone(), labels);
             let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px);
-            let want = plain_relabel_casterless_shadows(&mut plain, w, fall, mm_per_px);
+            let want =
+                relabel_casterless_shadows_by(&mut plain, w, fall, mm_per_px, Walk::rounded_every_step);
             assert_eq!(got, want, "case {case}");
             assert_eq!(fast, plain, "case {case}");
             relabelled += want.len();
