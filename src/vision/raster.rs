@@ -744,10 +744,12 @@ mod tests {
             let moved = map.score_moved(&sil, &mut spans, to, &mut s);
             let fresh = map.score_silhouette(&sil, to, &mut s);
             prop_assert!((moved - fresh).abs() <= 1e-9 * (1.0 + fresh.abs()), "{} vs {}", moved, fresh);
-            // Moves by fractions of a sub-row keep spans of their own, and later moves by the
-            // same fractions reuse them: every score is still a fresh one's.
-            for k in 1..=6 {
-                let step = k as f64 * scale / (4.0 * SUB_ROWS as f64);
+            // Moves by fractions of a sub-row keep spans of their own, up to MAX_PHASES sets
+            // (after a move by a tenth, these fractions overflow them and are scored afresh), and
+            // later moves by the same fractions reuse them: every score is still a fresh one's.
+            let fractions = MAX_PHASES as f64;
+            for k in 1..=MAX_PHASES + 3 {
+                let step = k as f64 * scale / (fractions * SUB_ROWS as f64);
                 let to = at + PointMm::new(mx * 0.5 - k as f64 * 0.3, down + step);
                 let moved = map.score_moved(&sil, &mut spans, to, &mut s);
                 let fresh = map.score_silhouette(&sil, to, &mut s);
