@@ -4,8 +4,8 @@
 //! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
 //! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
 //! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
-//! `PROBE_DUMP=p26` also prints, on stderr, every piece and shadow pixel inside that missed piece's true
-//! silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
+//! `PROBE_DUMP=p26` also prints, on stderr, every piece, shadow and table pixel inside that missed piece's
+//! true silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
 //! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
 //! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds;
 //! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
@@ -775,6 +775,12 @@ fn main() -> anyhow::Result<()> {
                     let mut sr = [0.0f32; 3];
                     let mut sil_c = [0.0f64; 4];
                     let w = region.width;
+                    let reference_at = |p: usize| {
+                        sc.reference
+                            .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
+                            .map(|r| [r[0], r[1], r[2]])
+                            .unwrap_or_default()
+                    };
                     for_each_inside(&region, &sil.polygons, |p| {
                         if region.labels[p] == Label::Shadow
                             && let Ok(r) = sc
@@ -818,11 +824,7 @@ fn main() -> anyhow::Result<()> {
                                         .filter(|(b, _)| c.best & (1 << b) != 0)
                                         .map(|(_, n)| n.as_str())
                                         .collect();
-                                    let r = sc
-                                        .reference
-                                        .at_2d::<opencv::core::Vec3b>((p / w) as i32, (p % w) as i32)
-                                        .map(|r| [r[0], r[1], r[2]])
-                                        .unwrap_or_default();
+                                    let r = reference_at(p);
                                     eprintln!(
                                         "DUMP {} {} bgr {:?} ref {:?} best {:?}",
                                         p % w,
@@ -841,6 +843,18 @@ fn main() -> anyhow::Result<()> {
                                         p % w,
                                         p / w,
                                         region.bgr[p].map(|v| v as i32)
+                                    );
+                                }
+                            }
+                            Label::Table => {
+                                if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
+                                    let r = reference_at(p);
+                                    eprintln!(
+                                        "DUMP {} {} bgr {:?} ref {:?} table",
+                                        p % w,
+                                        p / w,
+                                        region.bgr[p].map(|v| v as i32),
+                                        r
                                     );
                                 }
                             }

@@ -938,6 +938,10 @@ impl Analyzer {
             palette: &self.palette,
             white: self.white,
             shadow_colours: self.models.iter().any(|m| m.shadow_like),
+            faint_pieces: self
+                .models
+                .iter()
+                .any(|m| m.in_play && (m.paler_table || m.table_like || m.table_hue)),
         }
     }
 

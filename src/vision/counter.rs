@@ -251,6 +251,7 @@ pub fn fit_crab(
         palette: inputs.palette,
         white: inputs.white,
         shadow_colours: false,
+        faint_pieces: false,
     };
     let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;
     let mut detector = Detector::default();

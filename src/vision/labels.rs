@@ -11,7 +11,8 @@
 //! - [`Label::Piece`]: a colour change, or brighter than the table, or darker than any shadow;
 //!   also a patch of shadow-like pixels that together lean further than the frame's shadows
 //!   do (a brown chest on warm wood: [`relabel_warm_patches`]), or that nothing casts (a black
-//!   piece on a grey table: [`super::caster`]);
+//!   piece on a grey table: [`super::caster`]); and a patch of table-labelled pixels that all
+//!   change colour the same small way (a yellow goblet on tan wood: [`super::faint`]);
 //! - [`Label::Outside`]: not seen by the camera, or masked (the Octo-Counter's stretch of string).
 
 use super::caster::ShadowFall;

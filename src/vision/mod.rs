@@ -17,6 +17,7 @@ pub mod colour;
 pub mod counter;
 pub mod detect;
 pub mod evaluate;
+pub mod faint;
 pub mod fit;
 pub mod in_play;
 pub mod labels;

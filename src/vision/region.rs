@@ -17,6 +17,7 @@
 use super::VisionError;
 use super::caster::{relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
+use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
 use super::parallel::{WorkerLost, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
@@ -567,6 +568,9 @@ pub struct FineInputs<'a> {
     /// Shadow pixels are given the palette's reading too: some piece looks like a shadow of
     /// this table ([`super::detect::Model::shadow_like`]).
     pub shadow_colours: bool,
+    /// Table pixels are read again in patches ([`relabel_faint_patches`]): some piece's colour
+    /// may lie within a pixel's noise of this table's (paler, table-like, or of its hue).
+    pub faint_pieces: bool,
 }
 
 impl CoarsePass {
@@ -641,6 +645,7 @@ pub fn fine_region(
     let mut bgr = Vec::with_capacity(w * h);
     let mut ref_sum = Vec::with_capacity(w * h);
     let mut warmth = Vec::with_capacity(w * h);
+    let mut faint_candidates = Vec::with_capacity(if input.faint_pieces { w * h } else { 0 });
     // The palette's reading of a piece pixel (balanced `fp`, reference level sum `rs`).
     let white = input.white;
     let colours_of = |fp: [f32; 3], rs: f32| {
@@ -682,6 +687,9 @@ pub fn fine_region(
             } else {
                 f32::NAN
             });
+            if input.faint_pieces {
+                faint_candidates.push(l == Label::Table && faint_candidate(fp, rp));
+            }
             labels.push(l);
             colours.push(c);
             bgr.push(fp);
@@ -689,11 +697,20 @@ pub fn fine_region(
         }
     }
     let warm = relabel_warm_patches(&mut labels, &warmth, w);
+    let faint = if input.faint_pieces {
+        relabel_faint_patches(&mut labels, &faint_candidates, w, |p| {
+            let (x, y) = ((p % w) as i32, (p / w) as i32);
+            let r = reference.at_2d::<Vec3b>(y, x).ok()?;
+            faint_change(bgr[p], [r[0] as f32, r[1] as f32, r[2] as f32])
+        })
+    } else {
+        Vec::new()
+    };
     let casterless = match balance.shadow_fall {
         Some(fall) => relabel_casterless_shadows(&mut labels, w, fall, input.rect.fine.mm_per_px),
         None => Vec::new(),
     };
-    for p in warm.into_iter().chain(casterless) {
+    for p in warm.into_iter().chain(faint).chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
     let fine = &input.rect.fine;
