@@ -781,6 +781,17 @@ fn main() -> anyhow::Result<()> {
                             .map(|r| [r[0], r[1], r[2]])
                             .unwrap_or_default()
                     };
+                    // PROBE_DUMP's line for pixel `p` of the missed piece's silhouette.
+                    let dump = |p: usize, what: String| {
+                        if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
+                            eprintln!(
+                                "DUMP {} {} bgr {:?} {what}",
+                                p % w,
+                                p / w,
+                                region.bgr[p].map(|v| v as i32)
+                            );
+                        }
+                    };
                     for_each_inside(&region, &sil.polygons, |p| {
                         if region.labels[p] == Label::Shadow
                             && let Ok(r) = sc
@@ -824,40 +835,14 @@ fn main() -> anyhow::Result<()> {
                                         .filter(|(b, _)| c.best & (1 << b) != 0)
                                         .map(|(_, n)| n.as_str())
                                         .collect();
-                                    let r = reference_at(p);
-                                    eprintln!(
-                                        "DUMP {} {} bgr {:?} ref {:?} best {:?}",
-                                        p % w,
-                                        p / w,
-                                        region.bgr[p].map(|v| v as i32),
-                                        r,
-                                        names
-                                    );
+                                    dump(p, format!("ref {:?} best {names:?}", reference_at(p)));
                                 }
                             }
                             Label::Shadow => {
                                 shadow += 1;
-                                if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
-                                    eprintln!(
-                                        "DUMP {} {} bgr {:?} shadow",
-                                        p % w,
-                                        p / w,
-                                        region.bgr[p].map(|v| v as i32)
-                                    );
-                                }
+                                dump(p, "shadow".to_string());
                             }
-                            Label::Table => {
-                                if std::env::var("PROBE_DUMP").is_ok_and(|v| v == m.id) {
-                                    let r = reference_at(p);
-                                    eprintln!(
-                                        "DUMP {} {} bgr {:?} ref {:?} table",
-                                        p % w,
-                                        p / w,
-                                        region.bgr[p].map(|v| v as i32),
-                                        r
-                                    );
-                                }
-                            }
+                            Label::Table => dump(p, format!("ref {:?} table", reference_at(p))),
                             _ => {}
                         }
                     });
