@@ -207,11 +207,11 @@ mod tests {
 
         /// Adds `e` to the frame inside the disc of radius `r` about `(cx, cy)`.
         fn disc(mut self, cx: f32, cy: f32, r: f32, e: [f32; 3]) -> Self {
-            for p in 0..self.frame.len() {
+            for (p, f) in self.frame.iter_mut().enumerate() {
                 let (x, y) = ((p % self.w) as f32, (p / self.w) as f32);
                 if (x - cx).hypot(y - cy) <= r {
-                    for c in 0..3 {
-                        self.frame[p][c] += e[c];
+                    for (v, d) in f.iter_mut().zip(e) {
+                        *v += d;
                     }
                 }
             }
@@ -258,11 +258,11 @@ mod tests {
     fn the_tables_grain_changes_colour_every_which_way_and_stays_table() {
         // Every pixel changes by 6 % of its level, more than a candidate needs, each its own way.
         let mut scene = Scene::table(60, 60);
-        for p in 0..scene.frame.len() {
+        for (p, f) in scene.frame.iter_mut().enumerate() {
             let e = [jitter(3 * p), jitter(3 * p + 1), jitter(3 * p + 2)];
             let len = (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]).sqrt().max(1e-3);
-            for c in 0..3 {
-                scene.frame[p][c] += e[c] / len * 0.06 * 244.0;
+            for (v, d) in f.iter_mut().zip(e) {
+                *v += d / len * 0.06 * 244.0;
             }
         }
         assert_eq!(scene.relabel(), Vec::<usize>::new());
