@@ -10,22 +10,23 @@
 
 use super::labels::Label;
 
-/// A table-labelled pixel is read again as a piece when the table-labelled pixels around it (a
-/// square of this half-width, fine pixels: about a goblet's radius)...
-pub const FAINT_PATCH_RADIUS_PX: usize = 6;
-/// ...change colour on average by at least this share of their level (the table's grain
-/// averages to a hundredth or less; a shadow's tint, on pixels light enough to be labelled
-/// table, to about two hundredths)...
-pub const FAINT_PATCH_MEAN: f32 = 0.05;
-/// ...when at least this many of them count (an average of fewer is noise)...
-pub const FAINT_PATCH_MIN_PX: usize = 40;
-/// ...and its own change, along the patch's, is at least this share of its level.
+/// A table pixel that changes colour by at least this share of its level is a candidate (the
+/// grain makes one of about twenty table pixels one; a goblet on tan wood nearly all of its)...
 pub const FAINT_PIXEL_MIN: f32 = 0.03;
+/// ...and a candidate is read again as a piece when the candidates around it (a square of this
+/// half-width, fine pixels: about a goblet's radius)...
+pub const FAINT_PATCH_RADIUS_PX: usize = 6;
+/// ...are at least this many (an average of fewer is noise)...
+pub const FAINT_PATCH_MIN_PX: usize = 40;
+/// ...and change colour on average by at least this share of their level (the grain's
+/// candidates, each its own way, mostly cancel; a goblet's on tan wood average about 0.07), and
+/// its own change along theirs is at least [`FAINT_PIXEL_MIN`] of its level.
+pub const FAINT_PATCH_MEAN: f32 = 0.05;
 /// Table pixels this close to a piece (fine pixels, any direction) take some of its colour (the
 /// fine view is blurred): they neither count nor change.
 pub const FAINT_NEAR_PIECE_PX: usize = 2;
-/// References darker than this level (8-bit, summed over the channels' squares' root) give no
-/// change worth reading.
+/// References whose colour vector is shorter than this (8-bit levels) give no change worth
+/// reading.
 const MIN_REFERENCE_LEVEL: f32 = 24.0;
 
 /// A table pixel's colour change and level, for [`relabel_faint_patches`]; `None` over a
