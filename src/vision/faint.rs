@@ -29,31 +29,34 @@ pub const FAINT_NEAR_PIECE_PX: usize = 2;
 /// reading.
 const MIN_REFERENCE_LEVEL: f32 = 24.0;
 
-/// A table pixel's colour change and level, for [`relabel_faint_patches`]; `None` over a
-/// reference too dark to read a change against.
+/// A pixel's change `e`, its brightness `s` along the reference and the reference's squared
+/// length; `None` over a reference too dark to read a change against.
 #[inline]
-pub fn faint_change(f: [f32; 3], r: [f32; 3]) -> Option<[f32; 4]> {
+fn change_parts(f: [f32; 3], r: [f32; 3]) -> Option<([f32; 3], f32, f32)> {
     let rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
     if rr < MIN_REFERENCE_LEVEL * MIN_REFERENCE_LEVEL {
         return None;
     }
     let s = (f[0] * r[0] + f[1] * r[1] + f[2] * r[2]) / rr;
-    let level = s.max(0.0) * rr.sqrt();
-    Some([f[0] - s * r[0], f[1] - s * r[1], f[2] - s * r[2], level])
+    Some(([f[0] - s * r[0], f[1] - s * r[1], f[2] - s * r[2]], s, rr))
+}
+
+/// A table pixel's colour change and level, for [`relabel_faint_patches`]; `None` over a
+/// reference too dark to read a change against.
+#[inline]
+pub fn faint_change(f: [f32; 3], r: [f32; 3]) -> Option<[f32; 4]> {
+    let (e, s, rr) = change_parts(f, r)?;
+    Some([e[0], e[1], e[2], s.max(0.0) * rr.sqrt()])
 }
 
 /// Whether a table pixel changes colour by at least [`FAINT_PIXEL_MIN`] of its level
 /// ([`faint_change`]): the labeller asks this of every table pixel, so it takes no root.
 #[inline]
 pub fn faint_candidate(f: [f32; 3], r: [f32; 3]) -> bool {
-    let rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-    if rr < MIN_REFERENCE_LEVEL * MIN_REFERENCE_LEVEL {
-        return false;
-    }
-    let s = (f[0] * r[0] + f[1] * r[1] + f[2] * r[2]) / rr;
-    let e = [f[0] - s * r[0], f[1] - s * r[1], f[2] - s * r[2]];
-    let e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
-    s > 0.0 && e2 >= FAINT_PIXEL_MIN * FAINT_PIXEL_MIN * s * s * rr
+    change_parts(f, r).is_some_and(|(e, s, rr)| {
+        let e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+        s > 0.0 && e2 >= FAINT_PIXEL_MIN * FAINT_PIXEL_MIN * s * s * rr
+    })
 }
 
 /// Reads table pixels again in patches. A [`Label::Table`] pixel becomes [`Label::Piece`] when
