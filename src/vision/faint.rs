@@ -8,7 +8,7 @@
 //! `e = f - s r` with `s = f.r / r.r`: its colour less the table's colour at its brightness,
 //! so a pixel that is only lighter or darker than the table has none. Its *level* is `s |r|`.
 
-use super::labels::Label;
+use super::labels::{Label, near_a_piece};
 
 /// A table pixel that changes colour by at least this share of its level is a candidate (the
 /// grain makes one of about twenty table pixels one; a goblet on tan wood nearly all of its)...
@@ -123,15 +123,8 @@ pub fn relabel_faint_patches(
     if dense.is_empty() {
         return Vec::new();
     }
-    // Whether a pixel lies within [`FAINT_NEAR_PIECE_PX`] of a piece (a square), asked only
-    // of the pixels dense squares hold.
-    let d = FAINT_NEAR_PIECE_PX;
-    let near_piece = |q: usize| {
-        let (x, y) = (q % width, q / width);
-        let (x0, x1) = (x.saturating_sub(d), (x + d + 1).min(width));
-        (y.saturating_sub(d)..(y + d + 1).min(height))
-            .any(|yy| labels[yy * width + x0..yy * width + x1].contains(&Label::Piece))
-    };
+    // Asked only of the pixels dense squares hold.
+    let near_piece = |q: usize| near_a_piece(labels, width, q, FAINT_NEAR_PIECE_PX);
     // Each candidate's change where it counts, worked out once (`None`: it does not count).
     let mut changes: Vec<Option<[f32; 4]>> = vec![None; labels.len()];
     let mut known = vec![false; labels.len()];

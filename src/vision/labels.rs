@@ -379,6 +379,16 @@ pub fn shadow_warmth(f: [f32; 3], r: [f32; 3], tint: Option<[f32; 3]>) -> Option
     (m.level > 1.0).then(|| (m.w - m.deepest) / m.level)
 }
 
+/// Whether pixel `p` of the `width`-wide `labels` lies within `d` pixels (a square) of a
+/// [`Label::Piece`] pixel: where the blurred fine view lends a piece's colour to its neighbours.
+pub fn near_a_piece(labels: &[Label], width: usize, p: usize, d: usize) -> bool {
+    let height = labels.len() / width.max(1);
+    let (x, y) = (p % width.max(1), p / width.max(1));
+    let (x0, x1) = (x.saturating_sub(d), (x + d + 1).min(width));
+    (y.saturating_sub(d)..(y + d + 1).min(height))
+        .any(|yy| labels[yy * width + x0..yy * width + x1].contains(&Label::Piece))
+}
+
 /// Pixel by pixel, a dark piece whose colour leans the way the shadows do is within the grain's
 /// noise of a shadow; over a patch it is not. Every [`Label::Shadow`] pixel whose
 /// shadow-labelled neighbours (within [`WARM_PATCH_RADIUS_PX`], at least [`WARM_PATCH_MIN_PX`]
@@ -392,13 +402,7 @@ pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) 
         return Vec::new();
     }
     let height = labels.len() / width;
-    let near_piece = |p: usize| {
-        let (x, y) = (p % width, p / width);
-        let d = WARM_NEAR_PIECE_PX;
-        let (x0, x1) = (x.saturating_sub(d), (x + d + 1).min(width));
-        (y.saturating_sub(d)..(y + d + 1).min(height))
-            .any(|yy| labels[yy * width + x0..yy * width + x1].contains(&Label::Piece))
-    };
+    let near_piece = |p: usize| near_a_piece(labels, width, p, WARM_NEAR_PIECE_PX);
     // The shadow pixels that count: their warmth, NaN elsewhere.
     let counted: Vec<f32> = (0..labels.len())
         .map(|p| {
