@@ -557,6 +557,25 @@ fn a_black_die_and_canon_read_as_shadows_on_a_grey_table_are_found() {
     assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
 }
 
+/// Bench scene 25 (of 30), frames 1 and 2: a gold bar stands on the green ship's deck near its
+/// edge. Fitted at table height, a goblet (taller) covers the bar's raised silhouette from
+/// nearly where the bar stands, and explained more of the seed than a gold bar (255 against
+/// 219): its middle, seen at the deck's height, fell short of the deck, so the deck it covered
+/// did not count against it. A treasure's base cannot lie inside a ship's on the table: fitted
+/// there, it stands on the deck. Before, the bar was read as a goblet in both frames, and the
+/// count rules then turned a real goblet into a gold bar (gold and goblets: 2 missed, 2 extra
+/// each).
+const GOLD_ON_A_DECKS_EDGE_SEED: u64 = 25;
+const GOLD_ON_A_DECKS_EDGE_FRAMES: usize = 3;
+
+#[test]
+fn a_gold_bar_on_a_decks_edge_is_not_read_as_a_goblet_on_the_table() {
+    let summary = scene_of_the_bench(GOLD_ON_A_DECKS_EDGE_SEED, GOLD_ON_A_DECKS_EDGE_FRAMES);
+    assert_found_exactly(&summary, &["treasure/gold", "treasure/goblet", "ship"]);
+    let r = &summary.rulings;
+    assert_eq!(r.loaded_right, r.loaded_checked, "{r:?}");
+}
+
 /// Bench scene 1 (of 30; tilt 0): gold bars and goblets on light wood, whose colour is a paler
 /// gold. A bar's lit top washes out to the table's colour and its shaded sides darken to it;
 /// the inside of a goblet's cup reads as table. Fits at the true poses explained 0.12-0.30 of

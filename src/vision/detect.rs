@@ -2070,7 +2070,13 @@ impl Detector {
     }
 
     /// The ship's deck under treasure `fit` (of `model`, looked for on the table), if any: the
-    /// one on which the point below its middle, seen as standing on that deck, lies.
+    /// one on which the point below its middle, seen as standing on that deck, lies, or the one
+    /// whose footprint holds the fit's own footprint centre. A treasure's base on the table
+    /// cannot lie inside a ship's, so a fit there stands for a load; and a treasure taller than
+    /// the load fitted at table height sits nearly where the load does (its upper part covers
+    /// the load's raised silhouette), so its middle, seen at the deck's height, falls short of
+    /// the deck towards the camera: a goblet over a gold bar near a green deck's edge (bench
+    /// scene 25).
     ///
     /// Such a treasure would cover the deck, so when treasures are compared for a seed
     /// ([`Detector::best_fit`]) the deck's pixels inside a silhouette count against it
@@ -2082,9 +2088,12 @@ impl Detector {
         }
         let mid = model.solid.height_mm / 2.0;
         let seen = view.apparent(fit.pose.center_mm, fit.pose.base_mm + mid);
-        self.decks
-            .iter()
-            .find(|d| d.ship && d.footprint.contains(view.below(seen, d.height_mm + mid)))
+        let on_table = fit.pose.base_mm == 0.0;
+        self.decks.iter().find(|d| {
+            d.ship
+                && (d.footprint.contains(view.below(seen, d.height_mm + mid))
+                    || (on_table && d.footprint.contains(fit.pose.center_mm)))
+        })
     }
 
     /// The best fit of round `model` from a grid of footprint centres within its radius of
@@ -3625,6 +3634,65 @@ mod tests {
         // Looking for loads on a deck already ([`Detector::deck_loads`]): no deck under them.
         detector.base_mm = ship_model.solid.height_mm;
         assert_eq!(mark(&detector, &gold_model, 5.0), None);
+    }
+
+    #[test]
+    fn a_treasure_fitted_on_the_table_inside_a_hull_stands_on_its_deck() {
+        let ship = Pose2 {
+            center_mm: PointMm::new(0.0, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (_, ship_model, gold_model) = ship_with_a_load(ship, ship);
+        let footprint = ship_model.footprint(&ship);
+        let near_side = footprint.0.iter().map(|q| q.y).fold(f64::INFINITY, f64::min);
+        let far_side = footprint.0.iter().map(|q| q.y).fold(f64::NEG_INFINITY, f64::max);
+        let detector = Detector {
+            decks: vec![Deck {
+                footprint,
+                height_mm: ship_model.solid.height_mm,
+                mark: 1,
+                ship: true,
+            }],
+            ..Detector::default()
+        };
+        // The camera 1 m up, 1 m off towards -y: a deck's height moves the point below a
+        // treasure's middle ~2 % of a metre towards it, clear across the hull's near edge.
+        let view = Viewpoint {
+            nadir_mm: PointMm::new(0.0, -1000.0),
+            height_mm: 1000.0,
+        };
+        let on_table_at = |y: f64| Fit {
+            pose: Pose2 {
+                center_mm: PointMm::new(5.0, y),
+                ..ship
+            },
+            ..fit(0.0, 1.0)
+        };
+        let on_deck = |y: f64| detector.deck_under(&gold_model, &view, &on_table_at(y)).is_some();
+        // Seen standing on the deck, its middle falls off the hull's near side; but its base
+        // is inside the hull, where no treasure stands on the table.
+        let just_inside = near_side + 2.0;
+        let mid = gold_model.solid.height_mm / 2.0;
+        let raised = view.below(
+            view.apparent(on_table_at(just_inside).pose.center_mm, mid),
+            ship_model.solid.height_mm + mid,
+        );
+        assert!(raised.y < near_side, "{raised:?} is still over the deck");
+        assert!(on_deck(just_inside));
+        // Beside the hull on the near side it stands on the table.
+        assert!(!on_deck(near_side - 2.0));
+        // Fitted on the table beyond the far side, it is a load seen leaning away: on the deck.
+        assert!(on_deck(far_side + 5.0));
+        // A fit already standing on something (at the deck's height) is judged by its middle.
+        let raised_fit = Fit {
+            pose: Pose2 {
+                base_mm: ship_model.solid.height_mm,
+                ..on_table_at(near_side - 2.0).pose
+            },
+            ..fit(0.0, 1.0)
+        };
+        assert!(detector.deck_under(&gold_model, &view, &raised_fit).is_none());
     }
 
     #[test]
