@@ -576,6 +576,25 @@ fn a_gold_bar_on_a_decks_edge_is_not_read_as_a_goblet_on_the_table() {
     assert_eq!(r.loaded_right, r.loaded_checked, "{r:?}");
 }
 
+/// Scenes 121 (frame 0) and 127 (frames 1 and 2) of `bench --seed 101` (unseen; tilts 24 and 31
+/// degrees): a gold bar on the orange ship's deck in full light. Its pixels read as orange as
+/// much as gold, so the ship's fit held them all, and they are as light as the deck, so they
+/// were not freed as a darker load is: the bar was missed. A ship's deck pixels that show best
+/// a treasure colour of the ship's hue (gold, goblets and chests on the orange ship) are looked
+/// at again.
+const LIT_GOLD_ON_ORANGE_FIRST: u64 = 101;
+const LIT_GOLD_ON_ORANGE_SCENES: [(u64, usize); 2] = [(121, 1), (127, 3)];
+
+#[test]
+fn a_lit_gold_bar_on_the_orange_deck_is_found() {
+    for (seed, frames) in LIT_GOLD_ON_ORANGE_SCENES {
+        let summary = scene_of_a_bench_from(LIT_GOLD_ON_ORANGE_FIRST, seed, frames);
+        assert_found_exactly(&summary, &["treasure/gold", "ship"]);
+        let r = &summary.rulings;
+        assert_eq!(r.loaded_right, r.loaded_checked, "scene {seed}: {r:?}");
+    }
+}
+
 /// Bench scene 1 (of 30; tilt 0): gold bars and goblets on light wood, whose colour is a paler
 /// gold. A bar's lit top washes out to the table's colour and its shaded sides darken to it;
 /// the inside of a goblet's cup reads as table. Fits at the true poses explained 0.12-0.30 of

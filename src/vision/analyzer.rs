@@ -16,7 +16,9 @@
 //! across frames).
 
 use super::VisionError;
-use super::colour::{ColourModel, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, dot, entry_colours, norm};
+use super::colour::{
+    ColourModel, ColourSet, DARK_MAX_BRIGHTNESS, PALER_MIN, Palette, dot, entry_colours, norm,
+};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model, die_top, refit_as, repose};
 use super::fit::Fit;
@@ -69,6 +71,10 @@ const TABLE_LIKE_CHROMA: f32 = 0.05;
 const TABLE_LIKE_MIN_BRIGHTNESS: f32 = 0.5;
 /// Two chromatic colours whose chromas point within this cosine of each other are one hue...
 const SAME_HUE_COS: f32 = 0.98;
+/// A treasure whose catalog colour's chroma points within this cosine of a ship's is of the
+/// ship's hue: on its lit deck the two read alike (orange and gold: 0.980, goblets' yellow
+/// 0.960, the brown chest 0.999; the next nearest, the blue ship and the gem, 0.86).
+const DECK_KIN_COS: f32 = 0.95;
 /// ...and the lighter one tells a piece of the darker apart when it is at least this many times
 /// as light (orange against brown: 1.52; the island's sand against the gold bar, 1.45, does not:
 /// gold's highlights light a bar as much as the sand).
@@ -297,6 +303,31 @@ fn srgb_lightness(c: Srgb) -> f32 {
     c.0.iter().map(|&v| v as f32).sum::<f32>() / (3.0 * 255.0)
 }
 
+/// The main colours of the treasures of `ship`'s hue ([`DECK_KIN_COS`]); none for a piece that
+/// is no ship, and none of a neutral colour (white, black), whose chroma has no hue to share.
+fn deck_kin(ship: &Model, models: &[Model], catalog: &Catalog) -> ColourSet {
+    let catalog_colour = |m: &Model| {
+        catalog
+            .pieces
+            .get(m.entry)
+            .map(|e| ColourModel::of_srgb(e.colour))
+    };
+    let hull = match catalog_colour(ship) {
+        Some(c) if matches!(ship.kind, PieceKind::Ship | PieceKind::PirateShip) && !c.is_neutral() => c,
+        _ => return ColourSet(0),
+    };
+    models
+        .iter()
+        .filter(|t| t.kind == PieceKind::Treasure)
+        .filter(|t| {
+            catalog_colour(t).is_some_and(|c| {
+                !c.is_neutral()
+                    && dot(hull.chroma, c.chroma) >= DECK_KIN_COS * norm(hull.chroma) * norm(c.chroma)
+            })
+        })
+        .fold(ColourSet(0), |acc, t| ColourSet(acc.0 | t.primary.0))
+}
+
 fn same_hue(a: &ColourModel, b: &ColourModel) -> bool {
     dot(a.chroma, b.chroma) >= SAME_HUE_COS * norm(a.chroma) * norm(b.chroma)
 }
@@ -489,6 +520,10 @@ impl Analyzer {
                 model.apply_size(size);
             }
             models.push(model);
+        }
+        let kin: Vec<ColourSet> = models.iter().map(|m| deck_kin(m, &models, catalog)).collect();
+        for (m, k) in models.iter_mut().zip(kin) {
+            m.deck_kin = k;
         }
         let ocean = profile.ocean.clone();
         let string_samples = match &ocean {
@@ -1418,7 +1453,6 @@ impl Analyzer {
 mod tests {
     use super::*;
     use crate::synth::{CameraNudge, Faults, LightingChange, Resolution, SceneSpec};
-    use crate::vision::colour::ColourSet;
     use crate::vision::view::{Pose2, Silhouette};
 
     /// The ink die and the Octo-Canon of the default catalog, their main colour one palette
@@ -1610,6 +1644,47 @@ mod tests {
         };
         within_counts(&mut found_all, &models, spy);
         assert!(asked.borrow().is_empty(), "{asked:?}");
+    }
+
+    #[test]
+    fn the_orange_ship_carries_gold_goblets_and_chests_of_its_hue_and_no_other_piece_any() {
+        let catalog = Catalog::default_catalog();
+        let mut palette = Palette::default();
+        let models: Vec<Model> = catalog
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.piece != PieceKind::Bead)
+            .map(|(i, e)| {
+                let c = entry_colours(&mut palette, e, None);
+                Model::new(i, e, c.primary, c.secondary, false)
+            })
+            .collect();
+        let kin_of = |name: &str| {
+            let ship = models.iter().find(|m| m.name == name).unwrap();
+            let kin = deck_kin(ship, &models, &catalog);
+            let mut names: Vec<&str> = models
+                .iter()
+                .filter(|t| t.kind == PieceKind::Treasure && kin.contains_any(t.primary.0))
+                .map(|t| t.name.as_str())
+                .collect();
+            names.sort_unstable();
+            names
+        };
+        assert_eq!(kin_of("ship_orange"), ["chest", "goblet", "gold"]);
+        // No other hull shares a treasure's hue (the blue ship and the gem are 0.86 apart); an
+        // anchor, the island and the crab carry nothing that way.
+        for other in [
+            "ship_green",
+            "ship_blue",
+            "ship_purple",
+            "pirate_ship",
+            "anchor_orange",
+            "island",
+            "crab",
+        ] {
+            assert!(kin_of(other).is_empty(), "{other}: {:?}", kin_of(other));
+        }
     }
 
     #[test]

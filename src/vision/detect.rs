@@ -397,6 +397,11 @@ pub struct Model {
     /// Catalog lightness of a lighter piece colour of the same hue (orange, for the brown
     /// chest): a fit whose pixels are on median that light is of the lighter piece.
     pub lighter_twin: Option<f32>,
+    /// For a ship: the colours of the treasures whose catalog colour is of its hue (gold bars
+    /// and goblets on the orange ship). Its lit deck shows them best as well as its own colour,
+    /// so the ship's fit holds a lit load of such a colour whole, and its deck's pixels that show
+    /// one best are looked at again ([`Detector::deck_loads`]).
+    pub deck_kin: ColourSet,
 }
 
 impl Model {
@@ -453,6 +458,7 @@ impl Model {
             top_area_mm2: 0.0,
             body_stands_out: false,
             lighter_twin: None,
+            deck_kin: ColourSet(0),
         }
         .with_top(table_like && secondary.0 != 0)
     }
@@ -970,8 +976,9 @@ impl Detector {
     /// Treasures on a ship's deck that share its colour best (a brown chest on an orange deck:
     /// in shade the two are one hue) are marked as the ship's. On each ship's deck, pixels
     /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its lit level) that show
-    /// a treasure's colour best are freed and looked at again, fitted at the deck's height;
-    /// what no treasure takes goes back to the ship.
+    /// a treasure's colour best, and pixels that show best a treasure's colour of the ship's hue
+    /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again,
+    /// fitted at the deck's height; what no treasure takes goes back to the ship.
     fn deck_loads(
         &mut self,
         region: &Region,
@@ -1011,10 +1018,12 @@ impl Detector {
             let mut levels: Vec<f32> = deck.iter().map(|&p| level(p)).collect();
             let lit_at = ((levels.len() - 1) as f64 * DECK_LIT_QUANTILE) as usize;
             let lit = *levels.select_nth_unstable_by(lit_at, f32::total_cmp).1;
+            let kin = mh.deck_kin.0 & treasures.0;
             let freed: Vec<usize> = deck
                 .into_iter()
                 .filter(|&p| {
-                    level(p) < DECK_LOAD_DARKER * lit && treasures.contains_any(region.colours[p].best)
+                    let best = region.colours[p].best;
+                    (level(p) < DECK_LOAD_DARKER * lit && treasures.contains_any(best)) || best & kin != 0
                 })
                 .collect();
             if freed.len() < MIN_SEED_OWN_PX {
@@ -3412,6 +3421,51 @@ mod tests {
                 .hiding(&gem)
                 .is_some_and(|h| h.at(p_near, island.secondary.0))
         );
+    }
+
+    #[test]
+    fn a_lit_load_of_the_ships_hue_that_the_ship_holds_is_looked_for_again_on_its_deck() {
+        let at = |x: f64| Pose2 {
+            center_mm: PointMm::new(x, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (mut region, ship_model, gold_model) = ship_with_a_load(at(0.0), at(10.0));
+        // The bar's lit top reads as orange as much as gold, and is as light as the deck.
+        let both = ship_model.primary.0 | gold_model.primary.0;
+        for c in region
+            .colours
+            .iter_mut()
+            .filter(|c| c.best == gold_model.primary.0)
+        {
+            *c = PixelColours {
+                best: both,
+                compatible: both,
+            };
+        }
+        let found = |kin: ColourSet| {
+            let ship = Model {
+                deck_kin: kin,
+                ..ship_model.clone()
+            };
+            let models = [ship, gold_model.clone()];
+            Detector::default()
+                .detect(&region, &models, &Viewpoint::orthographic())
+                .detections
+                .iter()
+                .map(|d| (d.model, d.fit.pose.center_mm))
+                .collect::<Vec<_>>()
+        };
+        // A ship whose colour no treasure shares holds the bar whole.
+        let held = found(ColourSet(0));
+        assert!(held.iter().all(|&(m, _)| m == 0), "{held:?}");
+        // The orange ship's deck pixels that show gold best are looked at again.
+        let freed = found(gold_model.primary);
+        let gold: Vec<PointMm> = freed.iter().filter(|&&(m, _)| m == 1).map(|&(_, c)| c).collect();
+        assert_eq!(gold.len(), 1, "{freed:?}");
+        let off = gold[0].distance(at(10.0).center_mm);
+        assert!(off < 1.5, "{off} mm off");
+        assert_eq!(freed.iter().filter(|&&(m, _)| m == 0).count(), 1, "{freed:?}");
     }
 
     #[test]
