@@ -595,6 +595,27 @@ fn a_lit_gold_bar_on_the_orange_deck_is_found() {
     }
 }
 
+/// Scene 202 of `bench --seed 201` (unseen; tilt 1 degree): a gold bar on the orange deck.
+/// About half its pixels read as gold as much as orange, the rest as orange alone, and the row
+/// along its ridge split the first into two patches: freed from the ship as two seeds (91 and 57
+/// pixels in the first frame), neither fitted a bar, and it was missed in all three frames. A
+/// deck's freed pixels are one seed.
+const SPLIT_GOLD_ON_ORANGE_FIRST: u64 = 201;
+const SPLIT_GOLD_ON_ORANGE_SEED: u64 = 202;
+const SPLIT_GOLD_ON_ORANGE_FRAMES: usize = 3;
+
+#[test]
+fn a_gold_bar_whose_deck_pixels_are_split_by_its_ridge_is_found() {
+    let summary = scene_of_a_bench_from(
+        SPLIT_GOLD_ON_ORANGE_FIRST,
+        SPLIT_GOLD_ON_ORANGE_SEED,
+        SPLIT_GOLD_ON_ORANGE_FRAMES,
+    );
+    assert_found_exactly(&summary, &["treasure/gold", "ship"]);
+    let r = &summary.rulings;
+    assert_eq!(r.loaded_right, r.loaded_checked, "{r:?}");
+}
+
 /// Bench scene 1 (of 30; tilt 0): gold bars and goblets on light wood, whose colour is a paler
 /// gold. A bar's lit top washes out to the table's colour and its shaded sides darken to it;
 /// the inside of a goblet's cup reads as table. Fits at the true poses explained 0.12-0.30 of

@@ -977,8 +977,8 @@ impl Detector {
     /// in shade the two are one hue) are marked as the ship's. On each ship's deck, pixels
     /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its lit level) that show
     /// a treasure's colour best, and pixels that show best a treasure's colour of the ship's hue
-    /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again,
-    /// fitted at the deck's height; what no treasure takes goes back to the ship.
+    /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again
+    /// as one seed, fitted at the deck's height; what no treasure takes goes back to the ship.
     fn deck_loads(
         &mut self,
         region: &Region,
@@ -1032,9 +1032,11 @@ impl Detector {
             for &p in &freed {
                 explained[p] = 0;
             }
-            let seeds = split(region, &freed, explained);
+            // One seed for the deck: a load's freed pixels may be split by a row that reads as
+            // the deck's colour alone (a lit gold bar's ridge), and neither part fits; the
+            // piece that fits best takes its pixels and what it leaves seeds the next ones.
             self.base_mm = pose.base_mm + height;
-            self.grow(region, models, view, detections, explained, seeds);
+            self.grow(region, models, view, detections, explained, vec![freed.clone()]);
             self.base_mm = 0.0;
             for &p in &freed {
                 if explained[p] == 0 {
@@ -3466,6 +3468,52 @@ mod tests {
         let off = gold[0].distance(at(10.0).center_mm);
         assert!(off < 1.5, "{off} mm off");
         assert_eq!(freed.iter().filter(|&&(m, _)| m == 0).count(), 1, "{freed:?}");
+    }
+
+    #[test]
+    fn a_load_whose_freed_pixels_lie_apart_is_looked_for_whole() {
+        let at = |x: f64| Pose2 {
+            center_mm: PointMm::new(x, 0.0),
+            angle_rad: 0.0,
+            base_mm: 0.0,
+        };
+        let (mut region, ship_model, gold_model) = ship_with_a_load(at(0.0), at(10.0));
+        let (orange, gold) = (ship_model.primary.0, gold_model.primary.0);
+        // Only the bar's two ends read as gold as much as orange; its middle reads as orange
+        // best (gold is a close second there). Each end is far less of a bar than a seed needs
+        // ([`PRUNE_AREA_SHARE`]); the two together are not.
+        let mut ends = [0usize; 2];
+        for p in 0..region.len() {
+            if region.colours[p].best == gold {
+                let x = region
+                    .px_to_mm((p % region.width) as f64, (p / region.width) as f64)
+                    .x;
+                let end = (x - 10.0).abs() > 8.0;
+                if end {
+                    ends[usize::from(x > 10.0)] += 1;
+                }
+                region.colours[p] = PixelColours {
+                    best: if end { orange | gold } else { orange },
+                    compatible: orange | gold,
+                };
+            }
+        }
+        let needed = PRUNE_AREA_SHARE * gold_model.footprint_area_mm2;
+        assert!(
+            ends.iter().all(|&n| (n as f64) < needed),
+            "{ends:?} against {needed}"
+        );
+        assert!((ends[0] + ends[1]) as f64 >= needed, "{ends:?} against {needed}");
+        let ship = Model {
+            deck_kin: gold_model.primary,
+            ..ship_model.clone()
+        };
+        let models = [ship, gold_model.clone()];
+        let found = Detector::default().detect(&region, &models, &Viewpoint::orthographic());
+        let bars: Vec<&Detection> = found.detections.iter().filter(|d| d.model == 1).collect();
+        assert_eq!(bars.len(), 1, "{:?}", found.detections);
+        let off = bars[0].fit.pose.center_mm.distance(at(10.0).center_mm);
+        assert!(off < 1.5, "{off} mm off");
     }
 
     #[test]
