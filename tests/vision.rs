@@ -599,7 +599,7 @@ fn a_lit_gold_bar_on_the_orange_deck_is_found() {
 /// About half its pixels read as gold as much as orange, the rest as orange alone, and the row
 /// along its ridge split the first into two patches: freed from the ship as two seeds (91 and 57
 /// pixels in the first frame), neither fitted a bar, and it was missed in all three frames. A
-/// deck's freed pixels are one seed.
+/// deck's freed pixels are also tried all together, before each patch.
 const SPLIT_GOLD_ON_ORANGE_FIRST: u64 = 201;
 const SPLIT_GOLD_ON_ORANGE_SEED: u64 = 202;
 const SPLIT_GOLD_ON_ORANGE_FRAMES: usize = 3;

@@ -977,8 +977,9 @@ impl Detector {
     /// in shade the two are one hue) are marked as the ship's. On each ship's deck, pixels
     /// clearly darker than the deck's own ([`DECK_LOAD_DARKER`] of its lit level) that show
     /// a treasure's colour best, and pixels that show best a treasure's colour of the ship's hue
-    /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again
-    /// as one seed, fitted at the deck's height; what no treasure takes goes back to the ship.
+    /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again,
+    /// all together and patch by patch, fitted at the deck's height; what no treasure takes goes
+    /// back to the ship.
     fn deck_loads(
         &mut self,
         region: &Region,
@@ -1032,11 +1033,17 @@ impl Detector {
             for &p in &freed {
                 explained[p] = 0;
             }
-            // One seed for the deck: a load's freed pixels may be split by a row that reads as
-            // the deck's colour alone (a lit gold bar's ridge), and neither part fits; the
-            // piece that fits best takes its pixels and what it leaves seeds the next ones.
+            // All of them are a seed too (the largest, tried first): a load's freed pixels may
+            // be split by a row that reads as the deck's colour alone (a lit gold bar's ridge)
+            // into patches too small to fit. Each patch is still tried once what fits all of
+            // them has taken its pixels: another load may win the whole (a chest beside the
+            // bar), and what it leaves splits again.
+            let mut seeds = split(region, &freed, explained);
+            if seeds.len() > 1 {
+                seeds.push(freed.clone());
+            }
             self.base_mm = pose.base_mm + height;
-            self.grow(region, models, view, detections, explained, vec![freed.clone()]);
+            self.grow(region, models, view, detections, explained, seeds);
             self.base_mm = 0.0;
             for &p in &freed {
                 if explained[p] == 0 {
