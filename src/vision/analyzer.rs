@@ -320,16 +320,18 @@ fn deck_kin(ship: &Model, models: &[Model], catalog: &Catalog) -> ColourSet {
         .iter()
         .filter(|t| t.kind == PieceKind::Treasure)
         .filter(|t| {
-            catalog_colour(t).is_some_and(|c| {
-                !c.is_neutral()
-                    && dot(hull.chroma, c.chroma) >= DECK_KIN_COS * norm(hull.chroma) * norm(c.chroma)
-            })
+            catalog_colour(t).is_some_and(|c| !c.is_neutral() && hues_within(&hull, &c, DECK_KIN_COS))
         })
         .fold(ColourSet(0), |acc, t| ColourSet(acc.0 | t.primary.0))
 }
 
 fn same_hue(a: &ColourModel, b: &ColourModel) -> bool {
-    dot(a.chroma, b.chroma) >= SAME_HUE_COS * norm(a.chroma) * norm(b.chroma)
+    hues_within(a, b, SAME_HUE_COS)
+}
+
+/// Whether the chromas of `a` and `b` point within cosine `cos` of each other.
+fn hues_within(a: &ColourModel, b: &ColourModel, cos: f32) -> bool {
+    dot(a.chroma, b.chroma) >= cos * norm(a.chroma) * norm(b.chroma)
 }
 
 /// How light a piece's catalog colour and the table are, each as a share of white (the table
