@@ -3066,7 +3066,9 @@ pub fn for_each_inside(region: &Region, polygons: &[Vec<PointMm>], mut f: impl F
 }
 
 /// The ink die's top colour: the colour most pixels of its top face show (the top face is
-/// never hidden from a camera above).
+/// never hidden from a camera above). A die that looks like a shadow of the table
+/// ([`Model::shadow_like`]) may show its dark top as a shadow whole: when no pixel of the top
+/// shows a colour, its shadow pixels of the dark colour read it.
 pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Option<DieTop> {
     let top = model.solid.parts.first()?.sections.last()?;
     let pose = fit.pose;
@@ -3080,18 +3082,21 @@ pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> O
             view.apparent(p, pose.base_mm + top.z_mm)
         })
         .collect();
-    let (mut first, mut second) = (0usize, 0usize);
+    let (mut first, mut second, mut shaded_first) = (0usize, 0usize, 0usize);
     for_each_inside(region, &[pts], |p| {
-        if region.labels[p] != Label::Piece {
-            return;
-        }
         let b = region.colours[p].best;
-        if model.primary.contains_any(b) {
-            first += 1;
-        } else if model.secondary.contains_any(b) {
-            second += 1;
+        match region.labels[p] {
+            Label::Piece if model.primary.contains_any(b) => first += 1,
+            Label::Piece if model.secondary.contains_any(b) => second += 1,
+            Label::Shadow if model.shadow_like && model.primary.contains_any(b) => shaded_first += 1,
+            _ => {}
         }
     });
+    // A die that looks like a shadow of the table shows its dark face as one, all of it at
+    // times: its lighter faces never do.
+    if first + second == 0 {
+        first = shaded_first;
+    }
     if first + second == 0 {
         return None;
     }
@@ -3677,6 +3682,72 @@ mod tests {
         let off = d.fit.pose.center_mm.distance(PointMm::default());
         assert!(off < 1.0, "{off} mm off");
         assert_eq!(found.unexplained_px, 0);
+    }
+
+    #[test]
+    fn a_shadow_like_die_whose_top_reads_as_shadow_shows_its_dark_face() {
+        use super::super::colour::{Palette, entry_colours};
+        use crate::table::Catalog;
+        use opencv::core::Rect;
+        let catalog = Catalog::default_catalog();
+        let (i, entry) = catalog
+            .pieces
+            .iter()
+            .enumerate()
+            .find(|(_, e)| e.piece == PieceKind::InkDie)
+            .unwrap();
+        let colours = entry_colours(&mut Palette::default(), entry, None);
+        let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+        let (w, h) = (60usize, 60usize);
+        let origin_mm = PointMm::new(-30.0, -30.0);
+        // The whole die reads as shadow in its dark colour (a black die on a grey table).
+        let inside = |p: usize| {
+            let (x, y) = (origin_mm.x + (p % w) as f64, origin_mm.y + (p / w) as f64);
+            x.abs() < 9.0 && y.abs() < 9.0
+        };
+        let dark = PixelColours {
+            best: colours.primary.0,
+            compatible: colours.primary.0,
+        };
+        let region = |label: Label, c: PixelColours| Region {
+            rect: Rect::new(0, 0, w as i32, h as i32),
+            width: w,
+            height: h,
+            origin_mm,
+            mm_per_px: 1.0,
+            labels: (0..w * h)
+                .map(|p| if inside(p) { label } else { Label::Table })
+                .collect(),
+            colours: (0..w * h)
+                .map(|p| if inside(p) { c } else { PixelColours::default() })
+                .collect(),
+            bgr: vec![[60.0; 3]; w * h],
+            ref_sum: vec![390.0; w * h],
+            white: None,
+        };
+        let view = Viewpoint::orthographic();
+        let at = fit(300.0, 324.0);
+        let shaded = region(Label::Shadow, dark);
+        assert_eq!(
+            die_top(&shaded, &model.clone().with_shadow_like(true), &at, &view),
+            Some(DieTop::Black)
+        );
+        // Where the die does not look like a shadow, a shadow on its top tells nothing.
+        assert_eq!(die_top(&shaded, &model, &at, &view), None);
+        // A top that shows its colours is read from them, as before.
+        let red = PixelColours {
+            best: colours.secondary.0,
+            compatible: colours.secondary.0,
+        };
+        assert_eq!(
+            die_top(
+                &region(Label::Piece, red),
+                &model.with_shadow_like(true),
+                &at,
+                &view
+            ),
+            Some(DieTop::Red)
+        );
     }
 
     #[test]
