@@ -595,6 +595,27 @@ fn a_lit_gold_bar_on_the_orange_deck_is_found() {
     }
 }
 
+/// Scene 108 of `bench --seed 101` (unseen; tilt 8 degrees), all three frames: the Octo-Canon
+/// against the pirate ship, where the Pink Pirates rules keep it, on a light grey table. The
+/// black canon reads as a shadow there, all of it, and walking from it towards the light meets
+/// the ship: it was taken for the ship's shadow and missed. Along the rest of the ship the
+/// shadow reaches about 4 mm; the canon lies up to 24 mm off it. Where a dark piece may read as
+/// a shadow, a caster explains only as far as its shadow reaches elsewhere
+/// (`caster::ShadowLengths`).
+const CANON_AGAINST_THE_PIRATE_SHIP_FIRST: u64 = 101;
+const CANON_AGAINST_THE_PIRATE_SHIP_SEED: u64 = 108;
+const CANON_AGAINST_THE_PIRATE_SHIP_FRAMES: usize = 3;
+
+#[test]
+fn the_octo_canon_against_the_pirate_ship_is_not_taken_for_its_shadow() {
+    let summary = scene_of_a_bench_from(
+        CANON_AGAINST_THE_PIRATE_SHIP_FIRST,
+        CANON_AGAINST_THE_PIRATE_SHIP_SEED,
+        CANON_AGAINST_THE_PIRATE_SHIP_FRAMES,
+    );
+    assert_found_exactly(&summary, &["octo_canon", "pirate_ship", "ink_die"]);
+}
+
 /// Scene 202 of `bench --seed 201` (unseen; tilt 1 degree): a gold bar on the orange deck.
 /// About half its pixels read as gold as much as orange, the rest as orange alone, and the row
 /// along its ridge split the first into two patches: freed from the ship as two seeds (91 and 57

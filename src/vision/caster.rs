@@ -14,6 +14,7 @@
 //! ([`shadow_fall`]): the side of pieces their shadows lie on more often than the other side.
 
 use super::labels::Label;
+use std::collections::HashMap;
 
 /// Directions tried for the fall of shadows (evenly spread over the circle).
 const FALL_DIRECTIONS: usize = 24;
@@ -46,6 +47,32 @@ const CASTER_MIN_MM2: f64 = 40.0;
 /// captain itself reads as table and casts it unseen) have none.
 const CASTERLESS_MIN_CORE_MM2: f64 = 20.0;
 const CORE_RADIUS_MM: f64 = 6.0;
+/// With [`ShadowLengths::Shown`], a caster explains shadow pixels this many times as far from
+/// it as its shadow reaches at the median across the fall, plus [`SHADOW_LENGTH_MARGIN_MM`].
+/// A caster's shadow is about as long wherever it falls (its height is much the same), so a
+/// dark piece standing against it (the Octo-Canon against the pirate ship, where the rules keep
+/// it) shows beyond that length, while the far end of a low lamp's long shadow does not.
+/// Over the bench's three sets, 2.5 with 3 or 4 mm found the three canons of `--seed 101`'s
+/// scene 108 and changed nothing else; 2.2 read a shadow as a second canon, and 3, or 2.5
+/// with 6 mm, found two of the three.
+const SHADOW_LENGTH_SLACK: f64 = 2.5;
+const SHADOW_LENGTH_MARGIN_MM: f64 = 4.0;
+/// Which of a caster's band lengths is its shadow's length (see [`shown_reach`]): above the
+/// median, as a shorter piece in its shadow cuts some bands short, and below the share of
+/// bands a dark piece against it may lengthen.
+const SHADOW_LENGTH_QUANTILE: f64 = 0.6;
+
+/// How far a caster explains the shadow pixels behind it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShadowLengths {
+    /// Up to [`SHADOW_REACH_MM`], for any caster: the coarse view, and fine regions where no
+    /// dark piece may read as a shadow.
+    Any,
+    /// Up to what its own shadow shows elsewhere ([`SHADOW_LENGTH_SLACK`]): fine regions of a
+    /// view where a dark piece looks like a shadow of the table
+    /// ([`super::detect::Model::shadow_like`]).
+    Shown,
+}
 
 /// Which way this frame's shadows fall (see the module's conventions).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,16 +156,20 @@ pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<Sha
 /// explained when a walk from it towards the light (turned by each of [`WALK_TURNS_RAD`]), over
 /// shadow pixels and runs of bare table no longer than [`CASTER_GAP_MM`], and at most
 /// [`SHADOW_REACH_MM`], reaches a piece patch of
-/// [`CASTER_MIN_MM2`] or more, or leaves the image or the seen table (its caster may lie out of
-/// sight). The unexplained pixels are taken in 8-connected patches; a patch with less than
-/// [`CASTERLESS_MIN_CORE_MM2`] of core is left a shadow. Returns the pixels relabelled.
+/// [`CASTER_MIN_MM2`] or more, or leaves the image or the seen table before it meets one (its
+/// caster may lie out of sight). With [`ShadowLengths::Shown`] the walk goes on past a caster
+/// (a taller one behind may cast the shadow), and a caster explains the pixel only within the
+/// length its shadow shows elsewhere. The unexplained pixels are taken in 8-connected patches; a
+/// patch with less than [`CASTERLESS_MIN_CORE_MM2`] of core is left a shadow. Returns the
+/// pixels relabelled.
 pub fn relabel_casterless_shadows(
     labels: &mut [Label],
     width: usize,
     fall: ShadowFall,
     mm_per_px: f64,
+    lengths: ShadowLengths,
 ) -> Vec<usize> {
-    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, Walk::new)
+    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, lengths, Walk::new)
 }
 
 /// [`relabel_casterless_shadows`] with its walks made by `walk` (from a direction and a reach):
@@ -148,13 +179,14 @@ fn relabel_casterless_shadows_by(
     width: usize,
     fall: ShadowFall,
     mm_per_px: f64,
+    lengths: ShadowLengths,
     walk: impl Fn([f64; 2], usize) -> Walk,
 ) -> Vec<usize> {
     if !is_image(labels, width, mm_per_px) {
         return Vec::new();
     }
     let height = labels.len() / width;
-    let casters = large_pieces(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
+    let casters = large_piece_ids(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
     let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
     let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
     let walks: Vec<Walk> = WALK_TURNS_RAD
@@ -165,26 +197,93 @@ fn relabel_casterless_shadows_by(
             walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
         })
         .collect();
-    let explained = |p: usize| {
-        let (xi, yi) = ((p % width) as isize, (p / width) as isize);
-        walks.iter().any(|walk| {
+    // A walk from shadow pixel `p`: where it ends. With `past`, it goes on past the casters it
+    // meets and `seen` hears of each (its id and the walk's length to it, in steps); without, it
+    // ends at the first.
+    let walk_from =
+        |walk: &Walk, p: usize, steps: usize, past: bool, seen: &mut dyn FnMut(u32, usize)| -> WalkEnd {
+            let (xi, yi) = ((p % width) as isize, (p / width) as isize);
             let mut table_run = 0;
-            for (qx, qy) in walk.from(xi, yi) {
+            let mut on = 0u32;
+            for ((qx, qy), k) in walk.from(xi, yi).zip(1..).take(steps) {
                 match index(width, height, qx, qy).map(|q| (labels[q], q)) {
-                    None | Some((Label::Outside, _)) => return true,
-                    Some((Label::Piece, q)) if casters[q] => return true,
+                    None | Some((Label::Outside, _)) if on == 0 => return WalkEnd::OutOfSight,
+                    None | Some((Label::Outside, _)) => break,
+                    Some((Label::Piece, q)) if casters[q] != 0 => {
+                        table_run = 0;
+                        if casters[q] != on {
+                            on = casters[q];
+                            seen(on, k);
+                            if !past {
+                                return WalkEnd::Caster(on, k);
+                            }
+                        }
+                    }
                     Some((Label::Table, _)) => {
                         table_run += 1;
                         if table_run > gap {
-                            return false;
+                            break;
                         }
                     }
                     // Small piece flecks are crossed like the shadow they lie in.
                     Some((Label::Shadow | Label::Piece, _)) => table_run = 0,
                 }
             }
-            false
+            WalkEnd::Nothing
+        };
+    // Per shadow pixel, where its walks end: the first that meets a caster or leaves the seen
+    // table; to measure shadows ([`ShadowLengths::Shown`]), the nearest caster any walk meets,
+    // unless one leaves the seen table first.
+    let first_end = |p: usize| match lengths {
+        ShadowLengths::Any => walks
+            .iter()
+            .map(|w| walk_from(w, p, reach, false, &mut |_, _| {}))
+            .find(|end| *end != WalkEnd::Nothing)
+            .unwrap_or(WalkEnd::Nothing),
+        ShadowLengths::Shown => {
+            // Each later walk only as far as the nearest caster yet: beyond it, a walk that
+            // leaves the seen table is found again below, should the pixel be looked at again.
+            let mut nearest = WalkEnd::Nothing;
+            for w in &walks {
+                let steps = match nearest {
+                    WalkEnd::Caster(_, k) => k - 1,
+                    _ => reach,
+                };
+                match walk_from(w, p, steps, false, &mut |_, _| {}) {
+                    WalkEnd::OutOfSight => return WalkEnd::OutOfSight,
+                    end @ WalkEnd::Caster(..) => nearest = end,
+                    WalkEnd::Nothing => {}
+                }
+            }
+            nearest
+        }
+    };
+    let ends: Vec<WalkEnd> = (0..labels.len())
+        .map(|p| {
+            if labels[p] == Label::Shadow {
+                first_end(p)
+            } else {
+                WalkEnd::Nothing
+            }
         })
+        .collect();
+    let reach_of = match lengths {
+        ShadowLengths::Any => HashMap::new(),
+        ShadowLengths::Shown => shown_reach(&ends, width, fall, mm_per_px),
+    };
+    let within = |caster: u32, steps: usize| reach_of.get(&caster).is_some_and(|&r| steps as f64 <= r);
+    // Beyond its first caster's reach, a pixel is looked at again: every walk, past every
+    // caster, for one whose shadow reaches it (a taller piece behind a shorter one).
+    let explained = |p: usize| match ends[p] {
+        WalkEnd::OutOfSight => true,
+        WalkEnd::Nothing => false,
+        WalkEnd::Caster(_, _) if lengths == ShadowLengths::Any => true,
+        WalkEnd::Caster(caster, steps) if within(caster, steps) => true,
+        WalkEnd::Caster(_, _) => walks.iter().any(|w| {
+            let mut reached = false;
+            let end = walk_from(w, p, reach, true, &mut |c, k| reached |= within(c, k));
+            reached || end == WalkEnd::OutOfSight
+        }),
     };
     let unexplained: Vec<bool> = (0..labels.len())
         .map(|p| labels[p] == Label::Shadow && !explained(p))
@@ -206,6 +305,50 @@ fn relabel_casterless_shadows_by(
         labels[p] = Label::Piece;
     }
     changed
+}
+
+/// Where a walk towards the light from a shadow pixel ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WalkEnd {
+    /// At a caster (its id), this many steps on.
+    Caster(u32, usize),
+    /// Off the image or the seen table, before any caster: its caster may lie out of sight.
+    OutOfSight,
+    /// Past its reach, or on too much bare table.
+    Nothing,
+}
+
+/// Per caster, how far (in walk steps) it explains shadow pixels ([`ShadowLengths::Shown`]):
+/// [`SHADOW_LENGTH_SLACK`] times the length of its shadow, plus [`SHADOW_LENGTH_MARGIN_MM`].
+/// The length is read across the fall: in each one-pixel band the walk to the caster from its
+/// furthest shadow pixel there, and the [`SHADOW_LENGTH_QUANTILE`] of those over the bands. A
+/// pixel counts for its nearest caster (the shortest of its walks): a dark piece against the
+/// caster lengthens a few of its bands, and a shorter piece standing in its shadow shortens a
+/// few.
+fn shown_reach(ends: &[WalkEnd], width: usize, fall: ShadowFall, mm_per_px: f64) -> HashMap<u32, f64> {
+    let mut furthest: HashMap<(u32, i64), usize> = HashMap::new();
+    for (p, end) in ends.iter().enumerate() {
+        let WalkEnd::Caster(caster, steps) = *end else {
+            continue;
+        };
+        let (x, y) = ((p % width) as f64, (p / width) as f64);
+        let band = (fall.dir[0] * y - fall.dir[1] * x).floor() as i64;
+        let f = furthest.entry((caster, band)).or_insert(0);
+        *f = (*f).max(steps);
+    }
+    let mut bands: HashMap<u32, Vec<usize>> = HashMap::new();
+    for ((caster, _), steps) in furthest {
+        bands.entry(caster).or_default().push(steps);
+    }
+    let margin = SHADOW_LENGTH_MARGIN_MM / mm_per_px;
+    bands
+        .into_iter()
+        .map(|(caster, mut lengths)| {
+            let at = ((lengths.len() as f64 * SHADOW_LENGTH_QUANTILE) as usize).min(lengths.len() - 1);
+            let (_, length, _) = lengths.select_nth_unstable(at);
+            (caster, SHADOW_LENGTH_SLACK * *length as f64 + margin)
+        })
+        .collect()
 }
 
 /// A walk towards the light: its direction (pixels per step) and, per step `k` (from 1), the
@@ -251,17 +394,20 @@ impl Walk {
     }
 }
 
-/// Per pixel: a piece pixel of an 8-connected piece patch of at least `min_px` pixels.
-fn large_pieces(labels: &[Label], width: usize, height: usize, min_px: f64) -> Vec<bool> {
-    let mut large = vec![false; labels.len()];
+/// Per pixel: the id (from 1) of the 8-connected piece patch of at least `min_px` pixels it
+/// lies in, 0 for none.
+fn large_piece_ids(labels: &[Label], width: usize, height: usize, min_px: f64) -> Vec<u32> {
+    let mut ids = vec![0u32; labels.len()];
+    let mut next = 0u32;
     for patch in patches(width, height, |p| labels[p] == Label::Piece) {
         if patch.len() as f64 >= min_px {
+            next += 1;
             for p in patch {
-                large[p] = true;
+                ids[p] = next;
             }
         }
     }
-    large
+    ids
 }
 
 /// The 8-connected patches of the pixels of a `width x height` image that are `member`.
@@ -401,9 +547,15 @@ mod tests {
             }
             let mm_per_px = if case % 3 == 0 { 0.5 } else { 1.0 };
             let (mut fast, mut plain) = (labels.clone(), labels);
-            let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px);
-            let want =
-                relabel_casterless_shadows_by(&mut plain, w, fall, mm_per_px, Walk::rounded_every_step);
+            let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px, ShadowLengths::Any);
+            let want = relabel_casterless_shadows_by(
+                &mut plain,
+                w,
+                fall,
+                mm_per_px,
+                ShadowLengths::Any,
+                Walk::rounded_every_step,
+            );
             assert_eq!(got, want, "case {case}");
             assert_eq!(fast, plain, "case {case}");
             relabelled += want.len();
@@ -500,7 +652,7 @@ mod tests {
         labels[25 * w + 119] = Label::Piece;
         let cast_before = labels.iter().filter(|&&l| l == Label::Shadow).count();
         let fall = ShadowFall { dir: [1.0, 0.0] };
-        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0);
+        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any);
         assert!(changed.iter().all(|&p| p % w >= 117), "only the disc changes");
         assert!(dark(130, 25) && labels[25 * w + 130] == Label::Piece);
         assert!(changed.len() >= 440, "{}", changed.len());
@@ -511,19 +663,89 @@ mod tests {
         assert_eq!(labels[60 * w + 100], Label::Shadow);
     }
 
+    /// A tall block whose shadow falls 5 px towards +x along its whole side, and a dark disc
+    /// (24 px across, read as shadow whole, its own shadow 4 px further) standing against that
+    /// side: the Octo-Canon against the pirate ship on a grey table.
+    fn disc_against_a_short_shadow(w: usize, h: usize) -> (Vec<Label>, impl Fn(usize, usize) -> bool) {
+        let block = |x: usize, y: usize| (20..50).contains(&x) && (10..90).contains(&y);
+        let band = |x: usize, y: usize| (50..55).contains(&x) && (10..90).contains(&y);
+        let dark = disc(62.0, 50.0, 12.0);
+        let own = disc(66.0, 50.0, 12.0);
+        let labels = image(w, h, |x, y| band(x, y) || dark(x, y) || own(x, y), block);
+        (labels, move |x, y| dark(x, y) || own(x, y))
+    }
+
+    #[test]
+    fn a_dark_disc_against_a_caster_is_a_piece_where_the_casters_shadow_does_not_reach() {
+        let (w, h) = (110, 100);
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let (mut any, in_disc) = disc_against_a_short_shadow(w, h);
+        assert!(
+            relabel_casterless_shadows(&mut any, w, fall, 1.0, ShadowLengths::Any).is_empty(),
+            "any caster explains its shadow to 60 mm"
+        );
+        let (mut shown, _) = disc_against_a_short_shadow(w, h);
+        let changed = relabel_casterless_shadows(&mut shown, w, fall, 1.0, ShadowLengths::Shown);
+        // The block's shadow is 5 steps long (to its last column, 49): 2.5 times that and 4 mm
+        // more reach 16.5 steps.
+        assert!(
+            changed.iter().all(|&p| in_disc(p % w, p / w)),
+            "only the disc changes"
+        );
+        assert!(changed.iter().all(|&p| p % w >= 49 + 17), "beyond the reach only");
+        assert!(changed.len() >= 150, "{}", changed.len());
+        for y in 10..90 {
+            assert!((50..55).all(|x| shown[y * w + x] == Label::Shadow), "row {y}");
+        }
+    }
+
+    #[test]
+    fn a_long_shadow_is_its_casters_to_its_far_end() {
+        // A low lamp: the block's shadow reaches 30 px along its whole side, and a dark disc
+        // stands in it.
+        let (w, h) = (110, 100);
+        let block = |x: usize, y: usize| (20..50).contains(&x) && (10..90).contains(&y);
+        let band = |x: usize, y: usize| (50..80).contains(&x) && (12..92).contains(&y);
+        let mut labels = image(w, h, band, block);
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        assert!(relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Shown).is_empty());
+    }
+
+    #[test]
+    fn a_shorter_piece_standing_in_a_long_shadow_leaves_it_a_shadow() {
+        // A tall block casts 40 px of shadow. A short block stands half in it: where it stands
+        // free it casts 3 px. The long shadow on either side of it and behind it stays a
+        // shadow.
+        let (w, h) = (110, 110);
+        let tall = |x: usize, y: usize| (10..40).contains(&x) && (10..60).contains(&y);
+        let short = |x: usize, y: usize| (44..52).contains(&x) && (35..105).contains(&y);
+        let cast = |x: usize, y: usize| {
+            ((40..80).contains(&x) && (10..60).contains(&y))
+                || ((52..55).contains(&x) && (60..105).contains(&y))
+        };
+        let mut labels = image(w, h, cast, |x, y| tall(x, y) || short(x, y));
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Shown);
+        assert!(
+            changed.is_empty(),
+            "{:?}",
+            changed.iter().map(|p| (p % w, p / w)).collect::<Vec<_>>()
+        );
+    }
+
     #[test]
     fn a_small_or_thin_patch_stays_a_shadow() {
         let (w, h) = (60, 60);
         let fall = ShadowFall { dir: [1.0, 0.0] };
         let mut small = image(w, h, disc(30.0, 30.0, 3.5), |_, _| false);
-        assert!(relabel_casterless_shadows(&mut small, w, fall, 1.0).is_empty());
+        assert!(relabel_casterless_shadows(&mut small, w, fall, 1.0, ShadowLengths::Any).is_empty());
         let mut thin = image(
             w,
             h,
             |x, y| (10..50).contains(&x) && (29..31).contains(&y),
             |_, _| false,
         );
-        assert!(relabel_casterless_shadows(&mut thin, w, fall, 1.0).is_empty());
+        assert!(relabel_casterless_shadows(&mut thin, w, fall, 1.0, ShadowLengths::Any).is_empty());
     }
 
     #[test]
@@ -536,7 +758,7 @@ mod tests {
             let cup = |x: usize, y: usize| (8..34).contains(&x) && (18..43).contains(&y);
             let shadow = move |x: usize, y: usize| (34 + gap..64 + gap).contains(&x) && (18..43).contains(&y);
             let mut labels = image(w, h, shadow, cup);
-            relabel_casterless_shadows(&mut labels, w, fall, 1.0).len()
+            relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any).len()
         };
         assert_eq!(cup_shadow_off(0), 0);
         assert_eq!(cup_shadow_off(3), 0);

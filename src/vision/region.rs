@@ -15,7 +15,7 @@
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
 
 use super::VisionError;
-use super::caster::{relabel_casterless_shadows, shadow_fall};
+use super::caster::{ShadowLengths, relabel_casterless_shadows, shadow_fall};
 use super::colour::{Palette, PixelColours};
 use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
@@ -217,7 +217,13 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let width = cols.max(0) as usize;
     balance.shadow_fall = shadow_fall(&labelled, width, input.rect.coarse.mm_per_px);
     if let Some(fall) = balance.shadow_fall {
-        relabel_casterless_shadows(&mut labelled, width, fall, input.rect.coarse.mm_per_px);
+        relabel_casterless_shadows(
+            &mut labelled,
+            width,
+            fall,
+            input.rect.coarse.mm_per_px,
+            ShadowLengths::Any,
+        );
     }
     let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
     let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
@@ -707,7 +713,15 @@ pub fn fine_region(
         Vec::new()
     };
     let casterless = match balance.shadow_fall {
-        Some(fall) => relabel_casterless_shadows(&mut labels, w, fall, input.rect.fine.mm_per_px),
+        Some(fall) => {
+            // A dark piece may read as a shadow only where some piece is shadow-like.
+            let lengths = if input.shadow_colours {
+                ShadowLengths::Shown
+            } else {
+                ShadowLengths::Any
+            };
+            relabel_casterless_shadows(&mut labels, w, fall, input.rect.fine.mm_per_px, lengths)
+        }
         None => Vec::new(),
     };
     for p in warm.into_iter().chain(faint).chain(casterless) {
