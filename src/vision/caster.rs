@@ -258,36 +258,40 @@ fn relabel_casterless_shadows_by(
             nearest
         }
     };
-    let ends: Vec<WalkEnd> = (0..labels.len())
-        .map(|p| {
-            if labels[p] == Label::Shadow {
-                first_end(p)
-            } else {
-                WalkEnd::Nothing
-            }
-        })
-        .collect();
-    let reach_of = match lengths {
-        ShadowLengths::Any => HashMap::new(),
-        ShadowLengths::Shown => shown_reach(&ends, width, fall, mm_per_px),
+    let unexplained: Vec<bool> = match lengths {
+        ShadowLengths::Any => (0..labels.len())
+            .map(|p| labels[p] == Label::Shadow && first_end(p) == WalkEnd::Nothing)
+            .collect(),
+        ShadowLengths::Shown => {
+            let ends: Vec<WalkEnd> = (0..labels.len())
+                .map(|p| {
+                    if labels[p] == Label::Shadow {
+                        first_end(p)
+                    } else {
+                        WalkEnd::Nothing
+                    }
+                })
+                .collect();
+            let reach_of = shown_reach(&ends, width, fall, mm_per_px);
+            let within =
+                |caster: u32, steps: usize| reach_of.get(&caster).is_some_and(|&r| steps as f64 <= r);
+            // Beyond its nearest caster's reach, a pixel is looked at again: every walk, past
+            // every caster, for one whose shadow reaches it (a taller piece behind a shorter one).
+            let explained = |p: usize| match ends[p] {
+                WalkEnd::OutOfSight => true,
+                WalkEnd::Nothing => false,
+                WalkEnd::Caster(caster, steps) if within(caster, steps) => true,
+                WalkEnd::Caster(_, _) => walks.iter().any(|w| {
+                    let mut reached = false;
+                    let end = walk_from(w, p, reach, true, &mut |c, k| reached |= within(c, k));
+                    reached || end == WalkEnd::OutOfSight
+                }),
+            };
+            (0..labels.len())
+                .map(|p| labels[p] == Label::Shadow && !explained(p))
+                .collect()
+        }
     };
-    let within = |caster: u32, steps: usize| reach_of.get(&caster).is_some_and(|&r| steps as f64 <= r);
-    // Beyond its first caster's reach, a pixel is looked at again: every walk, past every
-    // caster, for one whose shadow reaches it (a taller piece behind a shorter one).
-    let explained = |p: usize| match ends[p] {
-        WalkEnd::OutOfSight => true,
-        WalkEnd::Nothing => false,
-        WalkEnd::Caster(_, _) if lengths == ShadowLengths::Any => true,
-        WalkEnd::Caster(caster, steps) if within(caster, steps) => true,
-        WalkEnd::Caster(_, _) => walks.iter().any(|w| {
-            let mut reached = false;
-            let end = walk_from(w, p, reach, true, &mut |c, k| reached |= within(c, k));
-            reached || end == WalkEnd::OutOfSight
-        }),
-    };
-    let unexplained: Vec<bool> = (0..labels.len())
-        .map(|p| labels[p] == Label::Shadow && !explained(p))
-        .collect();
     let r = (CORE_RADIUS_MM / mm_per_px).round().max(1.0) as isize;
     let core = |p: usize| {
         let (x, y) = ((p % width) as isize, (p / width) as isize);
