@@ -48,7 +48,8 @@ const CASTER_MIN_MM2: f64 = 40.0;
 const CASTERLESS_MIN_CORE_MM2: f64 = 20.0;
 const CORE_RADIUS_MM: f64 = 6.0;
 /// With [`ShadowLengths::Shown`], a caster explains shadow pixels this many times as far from
-/// it as its shadow reaches at the median across the fall, plus [`SHADOW_LENGTH_MARGIN_MM`].
+/// it as its shadow reaches across the fall (see [`SHADOW_LENGTH_QUANTILE`]), plus
+/// [`SHADOW_LENGTH_MARGIN_MM`].
 /// A caster's shadow is about as long wherever it falls (its height is much the same), so a
 /// dark piece standing against it (the Octo-Canon against the pirate ship, where the rules keep
 /// it) shows beyond that length, while the far end of a low lamp's long shadow does not.
@@ -496,7 +497,8 @@ mod tests {
     }
 
     /// Random label images (discs of piece with their shadows, loose dark discs, flecks) lit
-    /// from every direction the fall is read in and from random ones, at two scales.
+    /// from every direction the fall is read in and from random ones, at two scales, with
+    /// either [`ShadowLengths`]: `Shown` measures each caster's shadow by the same walks.
     #[test]
     fn casterless_shadows_are_relabelled_as_when_every_step_was_rounded_from_its_pixel() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -506,7 +508,7 @@ mod tests {
             x ^= x << 17;
             (x >> 11) as f64 / (1u64 << 53) as f64
         };
-        let mut relabelled = 0;
+        let mut relabelled = [0; 2];
         for case in 0..96 {
             let (w, h) = (60 + (next() * 80.0) as usize, 50 + (next() * 70.0) as usize);
             let mut labels = vec![Label::Table; w * h];
@@ -550,22 +552,24 @@ mod tests {
                     [Label::Shadow, Label::Piece, Label::Table, Label::Outside][(next() * 4.0) as usize % 4];
             }
             let mm_per_px = if case % 3 == 0 { 0.5 } else { 1.0 };
-            let (mut fast, mut plain) = (labels.clone(), labels);
-            let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px, ShadowLengths::Any);
-            let want = relabel_casterless_shadows_by(
-                &mut plain,
-                w,
-                fall,
-                mm_per_px,
-                ShadowLengths::Any,
-                Walk::rounded_every_step,
-            );
-            assert_eq!(got, want, "case {case}");
-            assert_eq!(fast, plain, "case {case}");
-            relabelled += want.len();
+            for (k, lengths) in [ShadowLengths::Any, ShadowLengths::Shown].into_iter().enumerate() {
+                let (mut fast, mut plain) = (labels.clone(), labels.clone());
+                let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px, lengths);
+                let want = relabel_casterless_shadows_by(
+                    &mut plain,
+                    w,
+                    fall,
+                    mm_per_px,
+                    lengths,
+                    Walk::rounded_every_step,
+                );
+                assert_eq!(got, want, "case {case} {lengths:?}");
+                assert_eq!(fast, plain, "case {case} {lengths:?}");
+                relabelled[k] += want.len();
+            }
         }
-        // The cases do relabel dark pieces, or the comparison would prove little.
-        assert!(relabelled > 1000, "{relabelled}");
+        // Both ways do relabel dark pieces, or the comparison would prove little.
+        assert!(relabelled.iter().all(|&n| n > 1000), "{relabelled:?}");
     }
 
     #[test]
