@@ -110,38 +110,17 @@ impl ColourModel {
 
     /// How far a pixel is from this model (0 = a perfect match; about 1 = one noise sigma).
     /// `lightness` is the pixel's sum over white paper's, when the paper is known.
+    /// The definition [`Palette::classify`] computes four models at a time ([`Quad`]).
     pub fn distance(&self, chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> f32 {
-        let pixel = PixelReading::of(chroma, sum, rel_brightness, lightness);
-        self.distance_within(&pixel, &ModelConstants::of(self), f32::INFINITY)
-    }
-
-    /// [`ColourModel::distance`] of a pixel read once for every model, with this model's
-    /// constants; `INFINITY` once its chroma alone puts it further than `beyond`.
-    #[inline]
-    fn distance_within(&self, pixel: &PixelReading, k: &ModelConstants, beyond: f32) -> f32 {
-        let PixelReading {
-            chroma,
-            noise_floor,
-            rel_brightness,
-            lightness,
-        } = *pixel;
-        let noise = noise_floor + self.chroma_sigma;
+        let k = ModelConstants::of(self);
+        let noise = chroma_noise(sum) + self.chroma_sigma;
         let (off, t) = if k.neutral {
             (sub(chroma, self.chroma), 1.0)
         } else {
             let t = (dot(chroma, self.chroma) / k.chroma_sq).clamp(PALER_MIN, RICHER_MAX);
             (sub(chroma, scale(self.chroma, t)), t)
         };
-        // Far in chroma alone: decided without the square root (with room for its rounding).
-        let off_sq = dot(off, off);
-        let reach = beyond * noise;
-        if off_sq > reach * reach * BEYOND_ROUNDING {
-            return f32::INFINITY;
-        }
-        let d_chroma = off_sq.sqrt() / noise;
-        if d_chroma > beyond {
-            return f32::INFINITY;
-        }
+        let d_chroma = dot(off, off).sqrt() / noise;
         let [lo, hi] = self.brightness;
         let outside = if rel_brightness < lo {
             lo - rel_brightness
@@ -166,7 +145,12 @@ impl ColourModel {
 /// rounding of either side, far less than anything a pixel's noise could tell.
 const BEYOND_ROUNDING: f32 = 1.0 + 1e-4;
 
-/// What [`ColourModel::distance`] needs of a pixel, whatever the model.
+/// A pixel's own chroma noise, from its `b + g + r` (see [`CHROMA_NOISE_FLOOR`]).
+fn chroma_noise(sum: f32) -> f32 {
+    CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0)
+}
+
+/// What [`Palette::classify`] needs of a pixel, whatever the model.
 #[derive(Debug, Clone, Copy)]
 struct PixelReading {
     chroma: [f32; 3],
@@ -180,7 +164,7 @@ impl PixelReading {
     fn of(chroma: [f32; 3], sum: f32, rel_brightness: f32, lightness: Option<f32>) -> Self {
         Self {
             chroma,
-            noise_floor: CHROMA_NOISE_FLOOR + CHROMA_NOISE_LEVELS / sum.max(1.0),
+            noise_floor: chroma_noise(sum),
             rel_brightness,
             lightness,
         }
@@ -309,9 +293,11 @@ impl Quad {
         self.used[lane] = 1.0;
     }
 
-    /// The four models' distances from `pixel` (`INFINITY` once a model's chroma alone puts it
-    /// further than `beyond`), as [`ColourModel::distance_within`] gives them; `l` is the
-    /// pixel's lightness, NaN when unknown (below no bound, and `max` takes the 0 over it).
+    /// The four models' distances from `pixel`, as [`ColourModel::distance`] gives them, but
+    /// `INFINITY` where a model's chroma alone puts it further than `beyond` (compared before
+    /// the square root too, with room for its rounding: such a model is in no mask anyway); `l`
+    /// is the pixel's lightness, NaN when unknown (below no bound, and `max` takes the 0 over
+    /// it).
     #[inline(always)]
     fn distances(&self, pixel: &PixelReading, l: f32, beyond: f32) -> f32x4 {
         let v = f32x4::new;
