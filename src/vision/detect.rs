@@ -3124,36 +3124,33 @@ fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>
     else {
         return Vec::new();
     };
-    let bw = bx1 - bx0 + 1;
+    let (bw, bh) = (bx1 - bx0 + 1, by1 - by0 + 1);
     let slot = |p: usize| (p / w - by0) * bw + (p % w - bx0);
-    let mut member = vec![false; bw * (by1 - by0 + 1)];
+    let mut member = vec![false; bw * bh];
     for &p in pixels {
         if explained[p] == 0 {
             member[slot(p)] = true;
         }
     }
     let mut out = Vec::new();
-    let mut stack = Vec::new();
+    // Box coordinates on the stack: the fill divides by no width.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
     for &start in pixels {
-        if !member[slot(start)] {
+        let s = slot(start);
+        if !member[s] {
             continue;
         }
         let mut comp = Vec::new();
-        member[slot(start)] = false;
-        stack.push(start);
-        while let Some(p) = stack.pop() {
-            comp.push(p);
-            let (i, j) = (p % w, p / w);
-            for dj in -1i64..=1 {
-                for di in -1i64..=1 {
-                    let (ni, nj) = (i as i64 + di, j as i64 + dj);
-                    if ni < bx0 as i64 || nj < by0 as i64 || ni > bx1 as i64 || nj > by1 as i64 {
-                        continue;
-                    }
-                    let q = nj as usize * w + ni as usize;
-                    if member[slot(q)] {
-                        member[slot(q)] = false;
-                        stack.push(q);
+        member[s] = false;
+        stack.push((start % w - bx0, start / w - by0));
+        while let Some((i, j)) = stack.pop() {
+            comp.push((by0 + j) * w + bx0 + i);
+            for nj in j.saturating_sub(1)..=(j + 1).min(bh - 1) {
+                for ni in i.saturating_sub(1)..=(i + 1).min(bw - 1) {
+                    let q = nj * bw + ni;
+                    if member[q] {
+                        member[q] = false;
+                        stack.push((ni, nj));
                     }
                 }
             }
