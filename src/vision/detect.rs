@@ -3978,6 +3978,71 @@ mod tests {
         );
     }
 
+    /// [`split`] as first written: marks and neighbours by region index, a division apiece.
+    fn split_plainly(width: usize, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
+        let height = pixels.iter().map(|&p| p / width + 1).max().unwrap_or(0);
+        let mut member = vec![false; width * height];
+        for &p in pixels {
+            member[p] = explained[p] == 0;
+        }
+        let mut out = Vec::new();
+        for &start in pixels {
+            if !member[start] {
+                continue;
+            }
+            let (mut comp, mut stack) = (Vec::new(), vec![start]);
+            member[start] = false;
+            while let Some(p) = stack.pop() {
+                comp.push(p);
+                let (i, j) = ((p % width) as i64, (p / width) as i64);
+                for dj in -1..=1 {
+                    for di in -1..=1 {
+                        let (ni, nj) = (i + di, j + dj);
+                        if ni < 0 || nj < 0 || ni >= width as i64 || nj >= height as i64 {
+                            continue;
+                        }
+                        let q = nj as usize * width + ni as usize;
+                        if member[q] {
+                            member[q] = false;
+                            stack.push(q);
+                        }
+                    }
+                }
+            }
+            if comp.len() >= MIN_SEED_OWN_PX {
+                out.push(comp);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// Random pixel sets (discs and loose pixels, some explained, in any order) split into
+        /// the same patches, pixel for pixel and in the same order, as the plain routine splits
+        /// them.
+        #[test]
+        fn a_seed_splits_as_the_plain_routine_splits_it(
+            blobs in proptest::collection::vec((0.0f64..40.0, 0.0f64..40.0, 1.0f64..8.0), 0..5),
+            loose in proptest::collection::vec(0usize..1600, 0..80),
+            explained_every in 2usize..40,
+            turn in 0usize..1600,
+        ) {
+            let region = bare_table(40, 200.0, 600.0);
+            let mut pixels = discs(region.width, region.height, &blobs);
+            pixels.extend(loose);
+            pixels.sort_unstable();
+            pixels.dedup();
+            // Seeds come in any order (what a fit leaves of one): the patches follow it.
+            let n = pixels.len().max(1);
+            pixels.rotate_left(turn % n);
+            let explained: Vec<u16> = (0..region.len()).map(|p| u16::from(p % explained_every == 0)).collect();
+            proptest::prop_assert_eq!(
+                split(&region, &pixels, &explained),
+                split_plainly(region.width, &pixels, &explained)
+            );
+        }
+    }
+
     #[test]
     fn no_pixels_have_no_deepest() {
         assert_eq!(deepest_pixel(10, &[]), None);
