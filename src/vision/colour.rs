@@ -10,7 +10,7 @@
 //! the black of the die and the canon) are told apart by it, chromatic colours by their chroma.
 //!
 //! Colours collide on purpose (table.md): several models accept the same pixel, and size and
-//! shape decide (`detect.rs`). A pixel's compatible models are a bitmask over [`Palette`].
+//! shape decide (`detect/`). A pixel's compatible models are a bitmask over [`Palette`].
 
 use crate::table::catalog::Srgb;
 use crate::table::{Catalog, CatalogEntry};
