@@ -1,0 +1,410 @@
+//! The box's counts: a frame holds at most the catalog's count of each piece (one ink die, four
+//! captains). Pieces over a count are dropped, or read as the look-alike they fit nearly as well.
+
+use crate::table::PieceKind;
+use crate::vision::detect::{Detection, Model};
+use crate::vision::fit::Fit;
+
+/// A piece over its kind's count reads as another model sharing its colour ([`within_counts`])
+/// when that model fits it at least this well...
+const TURN_MIN_QUALITY: f64 = 0.5;
+/// ...and a kept piece is turned into it only when it keeps at least this share of its score
+/// (gain times quality) as first read. On warm wood a canon's rim blends with the table and its
+/// own model keeps 0.62-0.66 of the die's score there (scene 208 of `bench --seed 201`); a real
+/// die read as a canon keeps about half.
+const TURN_MIN_SHARE: f64 = 0.6;
+/// A kept piece that scores at least this share of its first reading as another model of its
+/// colour is that model, whatever the piece over the count reads as ([`within_counts`]).
+const TURN_BETTER_SHARE: f64 = 1.0;
+/// A piece found in one of a frame's regions (by index).
+#[derive(Debug, Clone)]
+pub(super) struct Found {
+    pub(super) detection: Detection,
+    pub(super) region: usize,
+}
+
+/// Keeps at most the catalog's count of each piece (the box holds one ink die, four captains),
+/// the ones that explain most pixels best, or one of them read as another model: the one it
+/// fitted nearly as well ([`Detection::runner_up`]), or one sharing its main colour fitted there
+/// afresh (`refit(found, piece, model)`: see [`crate::vision::detect::refit_as`]); returns the
+/// others.
+pub(super) fn within_counts(
+    found: &mut Vec<Found>,
+    models: &[Model],
+    refit: impl Fn(&[Found], usize, usize) -> Option<Fit>,
+) -> Vec<Found> {
+    let score = |f: &Found| f.detection.fit.score();
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    order.sort_by(|&a, &b| score(&found[b]).total_cmp(&score(&found[a])));
+    let mut used: std::collections::HashMap<usize, u32> = std::collections::HashMap::new();
+    let mut keep = vec![false; found.len()];
+    for &i in &order {
+        let m = &models[found[i].detection.model];
+        let n = used.entry(m.entry).or_insert(0);
+        if *n < m.count.max(1) {
+            *n += 1;
+            keep[i] = true;
+        }
+    }
+    // A piece over its kind's count stays when it, or a kept one of its kind, fitted another
+    // model nearly as well whose count is not reached, and the two so read score more than the
+    // kept one alone: the one whose other reading scores more becomes that model (a black
+    // Octo-Canon first taken for the ink die, the real die found elsewhere with fewer pixels).
+    // Before any runner-up, a kept one that, fitted afresh as a model sharing its main colour,
+    // scores at least as much as it did as its kind becomes that model ([`TURN_BETTER_SHARE`]):
+    // whatever the one over the count fitted nearly as well, the kept one is the better read.
+    // Failing both, the models sharing their main colour are fitted afresh to both, and the
+    // kept one becomes such a model when it reads well as one ([`TURN_MIN_QUALITY`],
+    // [`TURN_MIN_SHARE`]) and the one over the count fits none of them well: beside a pink
+    // ship the die's model, pink faces and all, may score more on the canon than on the die,
+    // while the canon's model scores far less on the die. A die so made has its top read
+    // afterwards ([`Analyzer::read_die_tops`]).
+    let spare = |used: &std::collections::HashMap<usize, u32>, other: usize| {
+        models[other].in_play
+            && used.get(&models[other].entry).copied().unwrap_or(0) < models[other].count.max(1)
+    };
+    for &i in &order {
+        if keep[i] {
+            continue;
+        }
+        let kind = found[i].detection.model;
+        let kept: Vec<usize> = (0..found.len())
+            .filter(|&j| keep[j] && found[j].detection.model == kind)
+            .collect();
+        let readings = |k: usize| {
+            let own = score(&found[k]);
+            same_colour_readings(found, k, models, &|o| spare(&used, o), &refit)
+                .into_iter()
+                .map(|(other, fit)| {
+                    let share = if own > 0.0 { fit.score() / own } else { 0.0 };
+                    Reading { share, other, fit }
+                })
+                .filter(|r| r.fit.quality() >= TURN_MIN_QUALITY)
+                .max_by(|a, b| a.share.total_cmp(&b.share))
+        };
+        let kept_readings: Vec<(usize, Option<Reading>)> = kept.iter().map(|&j| (j, readings(j))).collect();
+        // (turned, other model, its fit, rank)
+        let mut best: Option<(usize, usize, Fit, f64)> = None;
+        // A kept one that, fitted afresh, scores more as another model of its colour than as
+        // its own kind is that model: the detector's first reading of a black piece may differ
+        // from its settled one (an Octo-Canon first read as the die scores more as a canon).
+        for (j, reading) in &kept_readings {
+            if let Some(r) = reading
+                && r.share >= TURN_BETTER_SHARE
+                && best.as_ref().is_none_or(|b| r.share > b.3)
+            {
+                best = Some((*j, r.other, r.fit.clone(), r.share));
+            }
+        }
+        if best.is_none() {
+            for &j in &kept {
+                // Read as the other model: `j` itself (with `i` kept as the kind) or `i`.
+                for (turned, rest) in [(j, i), (i, j)] {
+                    let Some((other, fit)) = found[turned].detection.runner_up.as_ref() else {
+                        continue;
+                    };
+                    let total = fit.score() + score(&found[rest]);
+                    if spare(&used, *other)
+                        && total > score(&found[j])
+                        && best.as_ref().is_none_or(|b| total > b.3)
+                    {
+                        best = Some((turned, *other, fit.clone(), total));
+                    }
+                }
+            }
+        }
+        // Only the kept one is turned, and only when the other fits no such model well: a
+        // piece over the count that does is dropped, and its region looked at again without
+        // the full model finds it as what it is.
+        if best.is_none() && readings(i).is_none() {
+            for (j, reading) in kept_readings {
+                if let Some(r) = reading
+                    && r.share >= TURN_MIN_SHARE
+                    && r.fit.score() + score(&found[i]) > score(&found[j])
+                    && best.as_ref().is_none_or(|b| r.share > b.3)
+                {
+                    best = Some((j, r.other, r.fit, r.share));
+                }
+            }
+        }
+        if let Some((turned, other, fit, _)) = best {
+            *used.entry(models[other].entry).or_insert(0) += 1;
+            read_as(&mut found[turned].detection, other, fit);
+            keep[i] = true;
+        }
+    }
+    // A kept piece whose look-alike (a model sharing its main colour, in play) was not found at
+    // all is that look-alike when, fitted afresh as it, it scores at least as much as it did
+    // as its kind ([`TURN_BETTER_SHARE`]): the Octo-Canon read as the ink die while the die,
+    // its pink face up on a pink tentacle, is read as part of the tentacle. Not a ship or an
+    // anchor: they are fitted as a pair ([`Analyzer::settle_ships`]), and a ship turned into
+    // its anchor leaves its player without a ruling.
+    let paired = |m: usize| matches!(models[m].kind, PieceKind::Ship | PieceKind::Anchor);
+    let none_found = |used: &std::collections::HashMap<usize, u32>, other: usize| {
+        models[other].in_play && !paired(other) && used.get(&models[other].entry).copied().unwrap_or(0) == 0
+    };
+    for &k in &order {
+        if !keep[k] || paired(found[k].detection.model) {
+            continue;
+        }
+        let own = score(&found[k]);
+        if own <= 0.0 {
+            continue;
+        }
+        let best = same_colour_readings(found, k, models, &|o| none_found(&used, o), &refit)
+            .into_iter()
+            .filter(|(_, fit)| fit.quality() >= TURN_MIN_QUALITY && fit.score() >= TURN_BETTER_SHARE * own)
+            .max_by(|a, b| a.1.score().total_cmp(&b.1.score()));
+        if let Some((other, fit)) = best {
+            let entry = models[found[k].detection.model].entry;
+            if let Some(n) = used.get_mut(&entry) {
+                *n = n.saturating_sub(1);
+            }
+            *used.entry(models[other].entry).or_insert(0) += 1;
+            read_as(&mut found[k].detection, other, fit);
+        }
+    }
+    let mut dropped = Vec::new();
+    let mut kept = Vec::with_capacity(found.len());
+    for (f, k) in found.drain(..).zip(keep) {
+        if k { kept.push(f) } else { dropped.push(f) }
+    }
+    *found = kept;
+    dropped
+}
+
+/// `detection` read as `model`, fitted so: its die top (read again afterwards) and runner-up
+/// belonged to the model it was read as before.
+fn read_as(detection: &mut Detection, model: usize, fit: Fit) {
+    detection.model = model;
+    detection.fit = fit;
+    detection.top = None;
+    detection.runner_up = None;
+}
+
+/// A piece fitted afresh as another model of its colour ([`within_counts`]).
+struct Reading {
+    /// Its score so read over its score as first read.
+    share: f64,
+    /// The other model.
+    other: usize,
+    fit: Fit,
+}
+
+/// Piece `k` of `found` fitted afresh by `refit` as each model sharing its main colour that
+/// `spare` leaves room for.
+fn same_colour_readings(
+    found: &[Found],
+    k: usize,
+    models: &[Model],
+    spare: &impl Fn(usize) -> bool,
+    refit: &impl Fn(&[Found], usize, usize) -> Option<Fit>,
+) -> Vec<(usize, Fit)> {
+    let own = &models[found[k].detection.model];
+    models
+        .iter()
+        .enumerate()
+        .filter(|(other, m)| m.entry != own.entry && m.primary.contains_any(own.primary.0) && spare(*other))
+        .filter_map(|(other, _)| refit(found, k, other).map(|fit| (other, fit)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{Catalog, PointMm};
+    use crate::vision::colour::ColourSet;
+
+    use crate::vision::view::{Pose2, Silhouette};
+
+    /// The ink die and the Octo-Canon of the default catalog, their main colour one palette
+    /// bit (as the palette has it: both near black), the die's pink another; and a cup of
+    /// another colour.
+    fn die_canon_goblet() -> Vec<Model> {
+        let cat = Catalog::default_catalog();
+        let model = |name: &str, primary: u32, secondary: u32| {
+            let i = cat.pieces.iter().position(|e| e.name == name).unwrap();
+            Model::new(i, &cat.pieces[i], ColourSet(primary), ColourSet(secondary), false)
+        };
+        vec![
+            model("ink_die", 1, 2),
+            model("octo_canon", 1, 0),
+            model("goblet", 4, 0),
+        ]
+    }
+
+    fn fit_at(x: f64, gain: f64, quality: f64) -> Fit {
+        Fit {
+            pose: Pose2 {
+                center_mm: PointMm::new(x, 0.0),
+                angle_rad: 0.0,
+                base_mm: 0.0,
+            },
+            gain,
+            area_px: gain / quality,
+            silhouette: Silhouette::default(),
+        }
+    }
+
+    fn found(model: usize, fit: Fit, region: usize) -> Found {
+        Found {
+            detection: Detection {
+                model,
+                fit,
+                top: None,
+                runner_up: None,
+                on_shadows: false,
+            },
+            region,
+        }
+    }
+
+    /// What each piece (by its x) fits as when fitted afresh as `model`: (gain, quality).
+    fn refits(table: &[(f64, usize, f64, f64)]) -> impl Fn(&[Found], usize, usize) -> Option<Fit> + '_ {
+        move |found, k, model| {
+            let x = found[k].detection.fit.pose.center_mm.x;
+            table
+                .iter()
+                .find(|&&(tx, tm, _, _)| tx == x && tm == model)
+                .map(|&(_, _, g, q)| fit_at(x, g, q))
+        }
+    }
+
+    #[test]
+    fn a_canon_taken_for_the_die_becomes_the_canon_when_the_real_die_reads_as_no_canon() {
+        let models = die_canon_goblet();
+        // Beside a pink ship the die's model scores more on the canon (x = 0) than the real
+        // die (x = 100) does; the canon's model fits the canon well, and the die badly.
+        let mut found = vec![
+            found(0, fit_at(0.0, 408.0, 0.77), 0),
+            found(0, fit_at(100.0, 267.0, 0.6), 1),
+        ];
+        let table = [(0.0, 1, 379.0, 0.71), (100.0, 1, 120.0, 0.3)];
+        let dropped = within_counts(&mut found, &models, refits(&table));
+        assert!(dropped.is_empty());
+        let at = |x: f64| {
+            found
+                .iter()
+                .find(|f| f.detection.fit.pose.center_mm.x == x)
+                .unwrap()
+        };
+        assert_eq!(at(0.0).detection.model, 1);
+        assert_eq!(at(0.0).detection.fit.gain, 379.0);
+        assert_eq!(at(100.0).detection.model, 0);
+    }
+
+    #[test]
+    fn a_piece_whose_look_alike_was_not_found_becomes_it_when_it_scores_at_least_as_much_so() {
+        let models = die_canon_goblet();
+        let model_after = |found: Vec<Found>, table: &[(f64, usize, f64, f64)]| {
+            let mut found = found;
+            assert!(within_counts(&mut found, &models, refits(table)).is_empty());
+            found
+                .iter()
+                .map(|f| (f.detection.model, f.detection.fit.gain))
+                .collect::<Vec<_>>()
+        };
+        // The canon (x = 0) read as the die, the real die missed (on a pink tentacle): fitted
+        // afresh as the canon, which nothing else is, it scores more.
+        let canon_as_die = vec![found(0, fit_at(0.0, 400.0, 0.7), 0)];
+        assert_eq!(
+            model_after(canon_as_die.clone(), &[(0.0, 1, 430.0, 0.8)]),
+            [(1, 430.0)]
+        );
+        // It scores less as the canon (gain times quality): it is the die.
+        assert_eq!(model_after(canon_as_die, &[(0.0, 1, 380.0, 0.7)]), [(0, 400.0)]);
+        // It scores more, but fits the canon poorly: it stays the die.
+        let poor_die = vec![found(0, fit_at(0.0, 400.0, 0.3), 0)];
+        assert_eq!(model_after(poor_die, &[(0.0, 1, 430.0, 0.45)]), [(0, 400.0)]);
+        // A canon was found elsewhere (x = 100): the die stays the die.
+        let both = vec![
+            found(0, fit_at(0.0, 400.0, 0.7), 0),
+            found(1, fit_at(100.0, 300.0, 0.7), 1),
+        ];
+        assert_eq!(
+            model_after(both, &[(0.0, 1, 430.0, 0.8)]),
+            [(0, 400.0), (1, 300.0)]
+        );
+    }
+
+    #[test]
+    fn a_piece_over_the_count_that_reads_as_the_other_model_is_dropped_to_be_looked_at_again() {
+        let models = die_canon_goblet();
+        // The real die (x = 0) fits as a canon too, and so does the one over the count: which
+        // is which is not clear, and the second look at the dropped one's region decides.
+        let mut found = vec![
+            found(0, fit_at(0.0, 641.0, 0.86), 0),
+            found(0, fit_at(100.0, 402.0, 0.8), 1),
+        ];
+        let table = [(0.0, 1, 558.0, 0.89), (100.0, 1, 351.0, 0.69)];
+        let dropped = within_counts(&mut found, &models, refits(&table));
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(dropped[0].detection.fit.pose.center_mm.x, 100.0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].detection.model, 0);
+    }
+
+    #[test]
+    fn a_kept_piece_that_scores_more_as_the_other_model_is_turned_before_the_runner_up() {
+        let models = die_canon_goblet();
+        // The canon (x = 0) first read as the die, the real die (x = 100) over the count with
+        // the canon as its runner-up by a hair: fitted afresh, the kept one scores more as the
+        // canon than it did as the die, so it is the canon and the die stays the die.
+        let mut real_die = found(0, fit_at(100.0, 394.0, 0.57), 1);
+        real_die.detection.runner_up = Some((1, fit_at(100.0, 369.0, 0.61)));
+        let mut found = vec![found(0, fit_at(0.0, 470.0, 0.83), 0), real_die];
+        let table = [(0.0, 1, 481.0, 0.88), (100.0, 1, 369.0, 0.61)];
+        assert!(within_counts(&mut found, &models, refits(&table)).is_empty());
+        let model_at = |x: f64| {
+            found
+                .iter()
+                .find(|f| f.detection.fit.pose.center_mm.x == x)
+                .unwrap()
+                .detection
+                .model
+        };
+        assert_eq!(model_at(0.0), 1);
+        assert_eq!(model_at(100.0), 0);
+    }
+
+    #[test]
+    fn a_model_the_game_leaves_in_the_box_is_never_turned_into() {
+        let mut models = die_canon_goblet();
+        models[1].in_play = false;
+        let mut real_die = found(0, fit_at(100.0, 394.0, 0.57), 1);
+        real_die.detection.runner_up = Some((1, fit_at(100.0, 369.0, 0.61)));
+        let mut found = vec![found(0, fit_at(0.0, 470.0, 0.83), 0), real_die];
+        let table = [(0.0, 1, 481.0, 0.88), (100.0, 1, 369.0, 0.61)];
+        assert_eq!(within_counts(&mut found, &models, refits(&table)).len(), 1);
+        assert!(found.iter().all(|f| f.detection.model == 0));
+    }
+
+    #[test]
+    fn a_kept_piece_is_turned_only_into_a_model_of_its_colour_that_keeps_most_of_its_score() {
+        let models = die_canon_goblet();
+        // As a canon the kept die would keep 0.5 of its score: not enough.
+        let mut found_die = vec![
+            found(0, fit_at(0.0, 400.0, 0.8), 0),
+            found(0, fit_at(100.0, 300.0, 0.7), 1),
+        ];
+        let weak = [(0.0, 1, 250.0, 0.64)];
+        assert_eq!(within_counts(&mut found_die, &models, refits(&weak)).len(), 1);
+        assert_eq!(found_die[0].detection.model, 0);
+        // A goblet (another colour) is never asked, however well it would fit; the canon is
+        // not asked either once one is found.
+        let asked = std::cell::RefCell::new(Vec::new());
+        let mut found_all = vec![
+            found(0, fit_at(0.0, 400.0, 0.8), 0),
+            found(0, fit_at(100.0, 300.0, 0.7), 1),
+            found(1, fit_at(200.0, 450.0, 0.9), 2),
+        ];
+        let spy = |found: &[Found], k: usize, model: usize| {
+            asked
+                .borrow_mut()
+                .push((found[k].detection.fit.pose.center_mm.x, model));
+            None
+        };
+        within_counts(&mut found_all, &models, spy);
+        assert!(asked.borrow().is_empty(), "{asked:?}");
+    }
+}
