@@ -383,6 +383,20 @@ fn white_captains_on_a_pale_table_are_found_among_other_pieces() {
     assert_none_extra_and_missed_at_most(&summary, "treasure/captain", WHITE_CAPTAINS_MISSED_AT_MOST);
 }
 
+/// Bench scene 17 (of 30; tilt 19.3 degrees), on a pale grey table: a white captain standing
+/// alone, its white body passing for the table, shows only its navy hat, as dark there as a
+/// shadow. The hat's pixels are labelled shadow but read best as navy alone, where the table's
+/// own shadows read as the purple ship's colour. Until such patches were taken for a piece's top,
+/// the captain was missed in 2 of the 3 frames.
+const HAT_AS_SHADOW_SEED: u64 = 17;
+const HAT_AS_SHADOW_FRAMES: usize = 3;
+
+#[test]
+fn a_white_captain_whose_navy_hat_reads_as_shadow_is_found_by_its_hat() {
+    let summary = scene_of_the_bench(HAT_AS_SHADOW_SEED, HAT_AS_SHADOW_FRAMES);
+    assert_found_exactly(&summary, &["treasure/captain"]);
+}
+
 /// Bench scene 4 (of 30; tilt 3.6 degrees): a brown chest loaded on the orange ship. In shade
 /// brown and orange are one hue, the ship took the chest's pixels as its own, and the chest
 /// was missed in all 3 frames until darker patches of a deck were looked at again.

@@ -416,7 +416,7 @@ fn large_piece_ids(labels: &[Label], width: usize, height: usize, min_px: f64) -
 }
 
 /// The 8-connected patches of the pixels of a `width x height` image that are `member`.
-fn patches(width: usize, height: usize, member: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+pub(crate) fn patches(width: usize, height: usize, member: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
     let mut seen = vec![false; width * height];
     let mut out = Vec::new();
     let mut stack = Vec::new();

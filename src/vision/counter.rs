@@ -9,6 +9,7 @@
 //! Conventions: table frame, mm; the band is a mask on the fine grid (`rectify.rs`).
 
 use super::VisionError;
+use super::colour::ColourSet;
 use super::detect::{Detection, Detector, Model};
 use super::fit::{Fit, union_area_mm2};
 use super::labels::Balance;
@@ -251,6 +252,7 @@ pub fn fit_crab(
         palette: inputs.palette,
         white: inputs.white,
         shadow_colours: false,
+        top_colours: ColourSet(0),
         faint_pieces: false,
     };
     let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;

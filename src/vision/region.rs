@@ -15,8 +15,8 @@
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
 
 use super::VisionError;
-use super::caster::{ShadowLengths, relabel_casterless_shadows, shadow_fall};
-use super::colour::{Palette, PixelColours};
+use super::caster::{ShadowLengths, patches, relabel_casterless_shadows, shadow_fall};
+use super::colour::{ColourSet, Palette, PixelColours};
 use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
 use super::parallel::{WorkerLost, run_tasks};
@@ -35,6 +35,9 @@ pub const REGION_MARGIN_MM: f64 = 8.0;
 /// A piece may show only its top: the region reaches this far up towards the nadir, as the
 /// lean of a point this high (the captain's hat).
 pub const REACH_HEIGHT_MM: f64 = 32.0;
+/// Least size (fine pixels) of a patch of shadow pixels of a top's colour that is a piece's top
+/// (see [`relabel_top_patches`]): a captain's hat shows 20-30 such pixels on a pale grey table.
+const TOP_PATCH_MIN_PX: usize = 12;
 /// Blur applied to both views before labelling (noise), Gaussian kernel side in pixels.
 const BLUR_KSIZE: i32 = 3;
 /// The coarse view is labelled in bands of at least this many rows (fewer would cost more in
@@ -577,6 +580,10 @@ pub struct FineInputs<'a> {
     /// Table pixels are read again in patches ([`relabel_faint_patches`]): some piece's colour
     /// may lie within a pixel's noise of this table's (paler, table-like, or of its hue).
     pub faint_pieces: bool,
+    /// The top colours of the pieces placed by their tops ([`super::detect::Model::seen_by_top`]):
+    /// shadow pixels are given the palette's reading, and patches of them that read best as
+    /// these colours alone are pieces ([`relabel_top_patches`]).
+    pub top_colours: ColourSet,
 }
 
 impl CoarsePass {
@@ -631,6 +638,30 @@ impl CoarsePass {
 /// Another plan's change is hidden this far (coarse pixels) beyond its own coarse pixels.
 pub const HIDDEN_GROW_COARSE_PX: i32 = 1;
 
+/// A piece placed by its top on a pale table (a white captain) may show its dark top (the navy
+/// hat) as dark as a shadow: its pixels are labelled shadow, yet read best as the top's colour,
+/// where the table's own shadows read as another. Every 8-connected patch of at least
+/// [`TOP_PATCH_MIN_PX`] shadow pixels that read best as `top_colours` and as nothing else
+/// becomes [`Label::Piece`] (a shadow pixel as near another colour, as the hat's own cast shadow
+/// is to the purple ship's, is not part of it).
+fn relabel_top_patches(labels: &mut [Label], colours: &[PixelColours], width: usize, top_colours: ColourSet) {
+    if top_colours.0 == 0 || width == 0 || labels.len() != colours.len() {
+        return;
+    }
+    let height = labels.len() / width;
+    let top = |p: usize| {
+        let best = colours[p].best;
+        labels[p] == Label::Shadow && best != 0 && best & !top_colours.0 == 0
+    };
+    for patch in patches(width, height, top) {
+        if patch.len() >= TOP_PATCH_MIN_PX {
+            for p in patch {
+                labels[p] = Label::Piece;
+            }
+        }
+    }
+}
+
 /// Rectifies and labels one fine rectangle of a frame. Pixels marked in `hidden` (row by row
 /// over the rectangle as clipped to the fine grid, see [`Rectification::clip`]; none when it is
 /// empty) are [`Label::Outside`]: another region looks at them.
@@ -683,7 +714,9 @@ pub fn fine_region(
             } else {
                 near.label_near(fp, rect.x + x as i32)
             };
-            let c = if l == Label::Piece || (l == Label::Shadow && input.shadow_colours) {
+            let c = if l == Label::Piece
+                || (l == Label::Shadow && (input.shadow_colours || input.top_colours.0 != 0))
+            {
                 colours_of(fp, rs)
             } else {
                 PixelColours::default()
@@ -727,6 +760,7 @@ pub fn fine_region(
     for p in warm.into_iter().chain(faint).chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
+    relabel_top_patches(&mut labels, &colours, w, input.top_colours);
     let fine = &input.rect.fine;
     Ok(Region {
         rect,
@@ -883,5 +917,42 @@ mod tests {
             components: vec![0, 1],
         };
         assert!(pass.hidden_in(&both, both.rect).unwrap().iter().all(|&h| !h));
+    }
+
+    #[test]
+    fn a_patch_of_shadow_read_only_as_a_tops_colour_is_a_piece_and_shadows_of_other_readings_stay() {
+        const HAT: u32 = 0b0100;
+        const PURPLE: u32 = 0b0010;
+        let width = 20;
+        let mut labels = vec![Label::Table; width * 10];
+        let mut colours = vec![PixelColours::default(); width * 10];
+        let mut paint = |x0: usize, x1: usize, y0: usize, y1: usize, best: u32| {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    labels[y * width + x] = Label::Shadow;
+                    colours[y * width + x] = PixelColours {
+                        best,
+                        compatible: best,
+                    };
+                }
+            }
+        };
+        // A hat of 4x4 shadow pixels read as its colour alone, in a cast shadow read as purple.
+        paint(0, 8, 0, 8, PURPLE);
+        paint(2, 6, 2, 6, HAT);
+        // A patch of 3x3 (fewer than a hat shows), and one read as the hat's colour and purple.
+        paint(10, 13, 0, 3, HAT);
+        paint(14, 18, 4, 8, HAT | PURPLE);
+        let before = labels.clone();
+        relabel_top_patches(&mut labels, &colours, width, ColourSet(HAT));
+        for (p, (&now, &was)) in labels.iter().zip(&before).enumerate() {
+            let (x, y) = (p % width, p / width);
+            let hat = (2..6).contains(&x) && (2..6).contains(&y);
+            assert_eq!(now, if hat { Label::Piece } else { was }, "pixel ({x}, {y})");
+        }
+        // Nothing is a top where no piece is placed by its top.
+        let mut unchanged = before.clone();
+        relabel_top_patches(&mut unchanged, &colours, width, ColourSet(0));
+        assert_eq!(unchanged, before);
     }
 }

@@ -770,6 +770,12 @@ impl Analyzer {
             palette: &self.palette,
             white: self.white,
             shadow_colours: self.models.iter().any(|m| m.shadow_like),
+            top_colours: ColourSet(
+                self.models
+                    .iter()
+                    .filter(|m| m.seen_by_top && m.in_play)
+                    .fold(0, |bits, m| bits | m.secondary.0),
+            ),
             faint_pieces: self
                 .models
                 .iter()
