@@ -397,6 +397,23 @@ fn a_white_captain_whose_navy_hat_reads_as_shadow_is_found_by_its_hat() {
     assert_found_exactly(&summary, &["treasure/captain"]);
 }
 
+/// Scene 105 of `octoref bench --seed 101` (tilt 4.8 degrees), on a pale grey table: a white
+/// captain stands alone, its hat as dark as a shadow at the coarse scale too, so no region was
+/// looked at there and it was missed in all 3 frames; a second one rides on the blue ship's deck.
+/// Since hat-coloured shadow patches are changes in the coarse view as well, the lone captain is
+/// found in every frame; the one on the deck is still missed in the first (6 misses, then 4
+/// once the fine view took such patches for tops, now 1).
+const HAT_ALONE_FIRST: u64 = 101;
+const HAT_ALONE_SEED: u64 = 105;
+const HAT_ALONE_FRAMES: usize = 3;
+const HAT_ALONE_MISSED_AT_MOST: usize = 1;
+
+#[test]
+fn a_white_captain_alone_whose_hat_reads_as_shadow_is_looked_at_and_found() {
+    let summary = scene_of_a_bench_from(HAT_ALONE_FIRST, HAT_ALONE_SEED, HAT_ALONE_FRAMES);
+    assert_none_extra_and_missed_at_most(&summary, "treasure/captain", HAT_ALONE_MISSED_AT_MOST);
+}
+
 /// Bench scene 4 (of 30; tilt 3.6 degrees): a brown chest loaded on the orange ship. In shade
 /// brown and orange are one hue, the ship took the chest's pixels as its own, and the chest
 /// was missed in all 3 frames until darker patches of a deck were looked at again.

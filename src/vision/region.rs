@@ -137,6 +137,17 @@ pub struct CoarseInputs<'a> {
     pub view_edge: &'a [(i32, i32)],
     /// Threads the labelling may use (the labels are the same on any number).
     pub threads: usize,
+    /// The pieces placed by their tops, whose tops may read as shadow ([`relabel_top_patches`]).
+    pub tops: Option<Tops<'a>>,
+}
+
+/// What the coarse pass needs to read a shadow pixel's colour: the palette, the white paper's
+/// gains (as [`FineInputs::white`]), and the top colours of the pieces placed by their tops.
+#[derive(Debug, Clone, Copy)]
+pub struct Tops<'a> {
+    pub palette: &'a Palette,
+    pub white: [f32; 3],
+    pub colours: ColourSet,
 }
 
 /// Blurs an 8-bit image the way both views are blurred before labelling.
@@ -227,6 +238,26 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
             input.rect.coarse.mm_per_px,
             ShadowLengths::Any,
         );
+    }
+    if let Some(tops) = input.tops.filter(|t| t.colours.0 != 0) {
+        // A hat seen as shadow at the fine scale is one at the coarse scale too: without a
+        // change there, no region would look at it.
+        let mut colours = vec![PixelColours::default(); labelled.len()];
+        for (p, c) in colours.iter_mut().enumerate() {
+            if labelled[p] != Label::Shadow {
+                continue;
+            }
+            let (x, y) = ((p % width) as i32, (p / width) as i32);
+            let fp = balance.apply(*view.at_2d::<Vec3b>(y, x)?);
+            let r = input.reference.at_2d::<Vec3b>(y, x)?;
+            let rs = r[0] as f32 + r[1] as f32 + r[2] as f32;
+            let w = tops.white;
+            *c = tops
+                .palette
+                .classify([fp[0] * w[0], fp[1] * w[1], fp[2] * w[2]], rs);
+        }
+        let min_px = TOP_PATCH_MIN_PX.div_ceil((COARSE_STEP * COARSE_STEP) as usize);
+        relabel_top_patches_of(&mut labelled, &colours, width, tops.colours, min_px);
     }
     let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
     let mut change = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
@@ -645,6 +676,18 @@ pub const HIDDEN_GROW_COARSE_PX: i32 = 1;
 /// becomes [`Label::Piece`] (a shadow pixel as near another colour, as the hat's own cast shadow
 /// is to the purple ship's, is not part of it).
 fn relabel_top_patches(labels: &mut [Label], colours: &[PixelColours], width: usize, top_colours: ColourSet) {
+    relabel_top_patches_of(labels, colours, width, top_colours, TOP_PATCH_MIN_PX);
+}
+
+/// [`relabel_top_patches`] with patches of at least `min_px` pixels (the coarse view's are a
+/// quarter of the fine view's).
+fn relabel_top_patches_of(
+    labels: &mut [Label],
+    colours: &[PixelColours],
+    width: usize,
+    top_colours: ColourSet,
+    min_px: usize,
+) {
     if top_colours.0 == 0 || width == 0 || labels.len() != colours.len() {
         return;
     }
@@ -654,7 +697,7 @@ fn relabel_top_patches(labels: &mut [Label], colours: &[PixelColours], width: us
         labels[p] == Label::Shadow && best != 0 && best & !top_colours.0 == 0
     };
     for patch in patches(width, height, top) {
-        if patch.len() >= TOP_PATCH_MIN_PX {
+        if patch.len() >= min_px {
             for p in patch {
                 labels[p] = Label::Piece;
             }

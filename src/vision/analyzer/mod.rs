@@ -29,7 +29,7 @@ use super::in_play::InPlay;
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
-use super::region::{self, CoarseInputs, FineInputs};
+use super::region::{self, CoarseInputs, FineInputs, Tops};
 use super::stacked::{Placed, stacked_duplicates};
 use super::taught::TaughtModels;
 use super::view::Viewpoint;
@@ -758,7 +758,22 @@ impl Analyzer {
                 view: &self.view,
                 view_edge: &self.view_edge,
                 threads: self.threads,
+                tops: Some(Tops {
+                    palette: &self.palette,
+                    white: self.white,
+                    colours: self.top_colours(),
+                }),
             },
+        )
+    }
+
+    /// The top colours of the pieces in play placed by their tops ([`Model::seen_by_top`]).
+    fn top_colours(&self) -> ColourSet {
+        ColourSet(
+            self.models
+                .iter()
+                .filter(|m| m.seen_by_top && m.in_play)
+                .fold(0, |bits, m| bits | m.secondary.0),
         )
     }
 
@@ -770,12 +785,7 @@ impl Analyzer {
             palette: &self.palette,
             white: self.white,
             shadow_colours: self.models.iter().any(|m| m.shadow_like),
-            top_colours: ColourSet(
-                self.models
-                    .iter()
-                    .filter(|m| m.seen_by_top && m.in_play)
-                    .fold(0, |bits, m| bits | m.secondary.0),
-            ),
+            top_colours: self.top_colours(),
             faint_pieces: self
                 .models
                 .iter()
