@@ -251,10 +251,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
             let fp = balance.apply(*view.at_2d::<Vec3b>(y, x)?);
             let r = input.reference.at_2d::<Vec3b>(y, x)?;
             let rs = r[0] as f32 + r[1] as f32 + r[2] as f32;
-            let w = tops.white;
-            *c = tops
-                .palette
-                .classify([fp[0] * w[0], fp[1] * w[1], fp[2] * w[2]], rs);
+            *c = palette_reading(tops.palette, tops.white, fp, rs);
         }
         let min_px = TOP_PATCH_MIN_PX.div_ceil((COARSE_STEP * COARSE_STEP) as usize);
         relabel_top_patches_of(&mut labelled, &colours, width, tops.colours, min_px);
@@ -669,6 +666,12 @@ impl CoarsePass {
 /// Another plan's change is hidden this far (coarse pixels) beyond its own coarse pixels.
 pub const HIDDEN_GROW_COARSE_PX: i32 = 1;
 
+/// The palette's reading of a balanced pixel `fp` (reference level sum `rs`), under the white
+/// paper's gains `white`.
+fn palette_reading(palette: &Palette, white: [f32; 3], fp: [f32; 3], rs: f32) -> PixelColours {
+    palette.classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], rs)
+}
+
 /// A piece placed by its top on a pale table (a white captain) may show its dark top (the navy
 /// hat) as dark as a shadow: its pixels are labelled shadow, yet read best as the top's colour,
 /// where the table's own shadows read as another. Every 8-connected patch of at least
@@ -726,13 +729,7 @@ pub fn fine_region(
     let mut ref_sum = Vec::with_capacity(w * h);
     let mut warmth = Vec::with_capacity(w * h);
     let mut faint_candidates = Vec::with_capacity(if input.faint_pieces { w * h } else { 0 });
-    // The palette's reading of a piece pixel (balanced `fp`, reference level sum `rs`).
-    let white = input.white;
-    let colours_of = |fp: [f32; 3], rs: f32| {
-        input
-            .palette
-            .classify([fp[0] * white[0], fp[1] * white[1], fp[2] * white[2]], rs)
-    };
+    let colours_of = |fp: [f32; 3], rs: f32| palette_reading(input.palette, input.white, fp, rs);
     let mut near = ReferenceRows::at(
         input.reference,
         rect.y,
