@@ -8,6 +8,8 @@
 //! true silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
 //! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
 //! of every piece pixel within `r` mm (a square) of table point `(x, y)`, to compare two builds;
+//! `PROBE_MAP=x,y,r` prints the fine labels within `r` mm of `(x, y)` as a map, each piece or
+//! shadow pixel as the letter of the colour it reads best as (capital for a piece), with a key;
 //! `PROBE_LIGHT=1` prints the lightness quantiles of every visible piece's piece pixels.
 //! `PROBE_MODELS=1` prints how each model is weighed on the scene's table.
 //! `PROBE_ALL_PIECES=1` looks for every piece of the box, as vision does when not told who plays.
@@ -18,7 +20,7 @@
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::referee::GameContext;
-use octoref::table::{Catalog, PieceKind};
+use octoref::table::{Catalog, PieceKind, PointMm};
 use octoref::vision::analyzer::Analyzer;
 use octoref::vision::bench::{BenchConfig, scene_specs};
 use octoref::vision::detect::{Detection, for_each_inside, refit_as};
@@ -417,6 +419,12 @@ fn main() -> anyhow::Result<()> {
                         names(c.compatible)
                     );
                 }
+            }
+            if let Some((px, py, pr)) = std::env::var("PROBE_MAP").ok().and_then(|v| {
+                let n: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
+                (n.len() == 3).then(|| (n[0], n[1], n[2]))
+            }) {
+                print_label_map(&region, &an.palette().names, fi, PointMm::new(px, py), pr);
             }
             // The key light's azimuth is towards the light; shadows fall the other way.
             let fall_deg = balance.shadow_fall.map(|s| s.dir[1].atan2(s.dir[0]).to_degrees());
@@ -1065,4 +1073,55 @@ fn nearest_found(
         .iter()
         .filter(|d| d.piece == kind && d.color == color)
         .min_by(|a, b| a.center_mm.distance(at).total_cmp(&b.center_mm.distance(at)))
+}
+
+/// `PROBE_MAP`: the labels of `region` within `r_mm` of `at`, one character a fine pixel: `.` bare
+/// table, blank outside the view, a letter per palette colour (the lowest one the pixel reads
+/// best as; capital for a piece, small for a shadow), `~` a shadow read as no colour.
+fn print_label_map(
+    region: &octoref::vision::region::Region,
+    names: &[String],
+    frame: usize,
+    at: PointMm,
+    r_mm: f64,
+) {
+    let letter = |b: usize| char::from(b'a' + (b % 26) as u8);
+    let r = (r_mm / region.mm_per_px).round() as i64;
+    let cx = ((at.x - region.origin_mm.x) / region.mm_per_px).round() as i64;
+    let cy = ((at.y - region.origin_mm.y) / region.mm_per_px).round() as i64;
+    let mut used = std::collections::BTreeSet::new();
+    println!("  MAP f{frame} around ({:.1}, {:.1}), {r_mm} mm:", at.x, at.y);
+    for j in cy - r..=cy + r {
+        let mut line = String::from("  MAP ");
+        for i in cx - r..=cx + r {
+            let inside = i >= 0 && j >= 0 && (i as usize) < region.width && (j as usize) < region.height;
+            let p = j as usize * region.width + i as usize;
+            let ch = if !inside {
+                ' '
+            } else {
+                let best = (0..32).find(|b| region.colours[p].best & (1 << b) != 0);
+                match (region.labels[p], best) {
+                    (Label::Table, _) => '.',
+                    (Label::Outside, _) => ' ',
+                    (Label::Shadow, None) => '~',
+                    (Label::Piece, None) => '?',
+                    (l, Some(b)) => {
+                        used.insert(b);
+                        if l == Label::Piece {
+                            letter(b).to_ascii_uppercase()
+                        } else {
+                            letter(b)
+                        }
+                    }
+                }
+            };
+            line.push(ch);
+        }
+        println!("{line}");
+    }
+    let key: Vec<String> = used
+        .iter()
+        .map(|&b| format!("{}={}", letter(b), names.get(b).map_or("?", String::as_str)))
+        .collect();
+    println!("  MAP key: {}", key.join(" "));
 }
