@@ -943,10 +943,32 @@ fn main() -> anyhow::Result<()> {
                         })
                         .collect()
                 };
+                let seen = f
+                    .truth
+                    .pieces
+                    .iter()
+                    .find(|p| p.report.id == m.id && m.what == "missed")
+                    .map(|p| format!("seen {:.2} ", p.seen_share))
+                    .unwrap_or_default();
                 println!(
-                    "  {:6} {:28} {:5} at ({:6.1}, {:6.1}) {why} near {near:?}",
+                    "  {:6} {:28} {:5} at ({:6.1}, {:6.1}) {seen}{why} near {near:?}",
                     m.what, m.identity, m.id, m.center_mm[0], m.center_mm[1]
                 );
+            }
+            if std::env::var("PROBE_HIDDEN").is_ok() {
+                // Pieces the camera sees little of, and whether vision found something there.
+                for t in f.truth.pieces.iter().filter(|t| t.seen_share < 0.7) {
+                    let found = report
+                        .pieces
+                        .iter()
+                        .filter(|d| d.piece == t.report.piece && d.treasure == t.report.treasure)
+                        .map(|d| d.center_mm.distance(t.report.center_mm))
+                        .fold(f64::INFINITY, f64::min);
+                    println!(
+                        "  hidden {:5} {:?}/{:?} seen {:.2} visible {} nearest same kind found {:.1} mm",
+                        t.report.id, t.report.piece, t.report.treasure, t.seen_share, t.visible, found
+                    );
+                }
             }
             for w in &score.wrong_calls {
                 println!("  wrong closest {w:?}");

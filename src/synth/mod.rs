@@ -48,7 +48,7 @@ pub use files::{BOARD_FILE, EMPTY_FILE, SceneFiles, TRUTH_FILE, frame_file, writ
 pub use frame::Frame;
 pub use layout::{Layout, NearTie, PlacedPiece};
 pub use light::Light;
-pub use render::{RenderOptions, render_board, render_empty, render_frame};
+pub use render::{RenderOptions, render_board, render_empty, render_frame, seen_shares};
 pub use rig::{
     BOARD_MIN_SQUARE_PX, HEIGHT_RANGE_MM, HFOV_RANGE_DEG, OCEAN_VIEW_MARGIN_MM, TILT_RANGE_DEG,
     VIEW_MARGIN_FRACTION, camera_looking_at,
@@ -59,7 +59,8 @@ pub use spec::{Modules, Resolution, SceneSpec};
 pub use string_loop::{PERIMETER_RANGE_MM, StringLoop};
 pub use surface::{Surface, SurfaceKind};
 pub use truth::{
-    FrameTruth, SceneParams, SetupTruth, StringTruth, Truth, TruthPiece, board_corners_px, frame_truth, truth,
+    FrameTruth, SceneParams, SetupTruth, StringTruth, Truth, TruthPiece, board_corners_px, frame_truth,
+    layout_reports, truth,
 };
 
 /// Why a scene could not be generated, rendered or written.

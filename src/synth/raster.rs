@@ -7,7 +7,7 @@
 //! means "nothing but the table". Colours are linear RGB.
 
 use super::light::{Light, Rgb};
-use super::mesh::{Part, V3, triangulate};
+use super::mesh::{Part, Tri, V3, triangulate};
 use crate::table::{Camera, PointMm, PolygonMm};
 use nalgebra::Matrix3;
 
@@ -186,81 +186,43 @@ impl Raster {
     pub(crate) fn draw_part(&mut self, view: &View, shading: &Shading<'_>, part: &Part) {
         let m = part.material;
         let l = shading.to_light;
-        for t in &part.tris {
-            if m.cull {
-                let n = t.n[0] + t.n[1] + t.n[2];
-                let c = (t.p[0] + t.p[1] + t.p[2]) / 3.0;
-                if n.dot(&(view.eye - c)) < 0.0 {
-                    continue;
-                }
+        let (width, height) = (self.width, self.height);
+        for_each_fragment(view, part, width, height, |f| {
+            let idx = f.idx;
+            if f.z >= self.depth[idx] {
+                return;
             }
-            let (Some(a), Some(b), Some(c)) = (
-                view.project(&t.p[0]),
-                view.project(&t.p[1]),
-                view.project(&t.p[2]),
-            ) else {
-                continue;
+            let t = f.tri;
+            let pw = f.perspective_weights();
+            let pos = t.p[0] * pw[0] + t.p[1] * pw[1] + t.p[2] * pw[2];
+            let mut n = (t.n[0] * pw[0] + t.n[1] * pw[1] + t.n[2] * pw[2])
+                .try_normalize(1e-12)
+                .unwrap_or(t.n[0]);
+            let to_eye = (view.eye - pos)
+                .try_normalize(1e-12)
+                .unwrap_or(V3::new(0.0, 0.0, -1.0));
+            if !m.cull && n.dot(&to_eye) < 0.0 {
+                n = -n;
+            }
+            let lit = if m.receives_shadow {
+                1.0 - self.shadow[idx]
+            } else {
+                1.0
             };
-            let pr = [a, b, c];
-            let area = edge(pr[0], pr[1], pr[2]);
-            if area.abs() < 1e-9 {
-                continue;
-            }
-            let Some((x0, x1, y0, y1)) = bbox(&pr, self.width, self.height) else {
-                continue;
+            let diffuse = (n.dot(&l).max(0.0) as f32) * lit;
+            let half = (l + to_eye).try_normalize(1e-12).unwrap_or(n);
+            let spec = if diffuse > 0.0 {
+                m.specular * (n.dot(&half).max(0.0) as f32).powi(m.shininess) * lit
+            } else {
+                0.0
             };
-            let inv_z = [1.0 / pr[0][2], 1.0 / pr[1][2], 1.0 / pr[2][2]];
-            for y in y0..=y1 {
-                let py = y as f64;
-                for x in x0..=x1 {
-                    let px = x as f64;
-                    let p = [px, py, 0.0];
-                    let w0 = edge(pr[1], pr[2], p) / area;
-                    let w1 = edge(pr[2], pr[0], p) / area;
-                    let w2 = 1.0 - w0 - w1;
-                    if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
-                        continue;
-                    }
-                    let iz = w0 * inv_z[0] + w1 * inv_z[1] + w2 * inv_z[2];
-                    let z = (1.0 / iz) as f32;
-                    let idx = y * self.width + x;
-                    if z >= self.depth[idx] {
-                        continue;
-                    }
-                    // Perspective-correct weights.
-                    let pw = [w0 * inv_z[0] / iz, w1 * inv_z[1] / iz, w2 * inv_z[2] / iz];
-                    let pos = t.p[0] * pw[0] + t.p[1] * pw[1] + t.p[2] * pw[2];
-                    let mut n = (t.n[0] * pw[0] + t.n[1] * pw[1] + t.n[2] * pw[2])
-                        .try_normalize(1e-12)
-                        .unwrap_or(t.n[0]);
-                    let to_eye = (view.eye - pos)
-                        .try_normalize(1e-12)
-                        .unwrap_or(V3::new(0.0, 0.0, -1.0));
-                    if !m.cull && n.dot(&to_eye) < 0.0 {
-                        n = -n;
-                    }
-                    let lit = if m.receives_shadow {
-                        1.0 - self.shadow[idx]
-                    } else {
-                        1.0
-                    };
-                    let diffuse = (n.dot(&l).max(0.0) as f32) * lit;
-                    let half = (l + to_eye).try_normalize(1e-12).unwrap_or(n);
-                    let spec = if diffuse > 0.0 {
-                        m.specular * (n.dot(&half).max(0.0) as f32).powi(m.shininess) * lit
-                    } else {
-                        0.0
-                    };
-                    let fall = shading.light.falloff(pos.x, pos.y);
-                    self.colour[idx] = std::array::from_fn(|ch| {
-                        (t.colour[ch] * (shading.ambient[ch] + shading.key[ch] * diffuse)
-                            + shading.key[ch] * spec)
-                            * fall
-                    });
-                    self.depth[idx] = z;
-                }
-            }
-        }
+            let fall = shading.light.falloff(pos.x, pos.y);
+            self.colour[idx] = std::array::from_fn(|ch| {
+                (t.colour[ch] * (shading.ambient[ch] + shading.key[ch] * diffuse) + shading.key[ch] * spec)
+                    * fall
+            });
+            self.depth[idx] = f.z;
+        });
     }
 
     /// Shades every pixel where only the table is seen. `albedo(x, y, mm_per_px)` gives the
@@ -315,6 +277,134 @@ impl Raster {
             }
         }
     }
+}
+
+/// One canvas pixel a triangle covers: its index, depth and barycentric weights.
+struct Fragment<'a> {
+    idx: usize,
+    z: f32,
+    tri: &'a Tri,
+    /// Screen-space barycentric weights of the triangle's vertices.
+    w: [f64; 3],
+    inv_z: [f64; 3],
+    iz: f64,
+}
+
+impl Fragment<'_> {
+    /// The vertices' weights corrected for perspective (they sum to 1 in the triangle's plane).
+    fn perspective_weights(&self) -> [f64; 3] {
+        std::array::from_fn(|k| self.w[k] * self.inv_z[k] / self.iz)
+    }
+}
+
+/// Calls `f` for every canvas pixel whose centre lies inside one of `part`'s triangles (back
+/// faces skipped where the material culls them), in triangle order, with no depth test.
+fn for_each_fragment(view: &View, part: &Part, width: usize, height: usize, mut f: impl FnMut(Fragment<'_>)) {
+    for t in &part.tris {
+        if part.material.cull {
+            let n = t.n[0] + t.n[1] + t.n[2];
+            let c = (t.p[0] + t.p[1] + t.p[2]) / 3.0;
+            if n.dot(&(view.eye - c)) < 0.0 {
+                continue;
+            }
+        }
+        let (Some(a), Some(b), Some(c)) = (
+            view.project(&t.p[0]),
+            view.project(&t.p[1]),
+            view.project(&t.p[2]),
+        ) else {
+            continue;
+        };
+        let pr = [a, b, c];
+        let area = edge(pr[0], pr[1], pr[2]);
+        if area.abs() < 1e-9 {
+            continue;
+        }
+        let Some((x0, x1, y0, y1)) = bbox(&pr, width, height) else {
+            continue;
+        };
+        let inv_z = [1.0 / pr[0][2], 1.0 / pr[1][2], 1.0 / pr[2][2]];
+        for y in y0..=y1 {
+            let py = y as f64;
+            for x in x0..=x1 {
+                let p = [x as f64, py, 0.0];
+                let w0 = edge(pr[1], pr[2], p) / area;
+                let w1 = edge(pr[2], pr[0], p) / area;
+                let w2 = 1.0 - w0 - w1;
+                if w0 < 0.0 || w1 < 0.0 || w2 < 0.0 {
+                    continue;
+                }
+                let iz = w0 * inv_z[0] + w1 * inv_z[1] + w2 * inv_z[2];
+                f(Fragment {
+                    idx: y * width + x,
+                    z: (1.0 / iz) as f32,
+                    tri: t,
+                    w: [w0, w1, w2],
+                    inv_z,
+                    iz,
+                });
+            }
+        }
+    }
+}
+
+/// What share of each piece's image the camera sees: `pieces[i]` are piece `i`'s parts, and
+/// `occluders` everything else that can stand in front of a piece (the counter, a hand). A
+/// piece's share is the pixels where it is the nearest surface over the pixels it covers alone
+/// (on the canvas); 1 for a piece covering no canvas pixel. Depth ties go to what comes first,
+/// occluders before pieces, as in a rendered frame.
+pub(crate) fn seen_shares(
+    view: &View,
+    width: usize,
+    height: usize,
+    occluders: &[Part],
+    pieces: &[Vec<Part>],
+) -> Vec<f64> {
+    const NOBODY: u32 = u32::MAX;
+    let n = width * height;
+    let mut depth = vec![f32::INFINITY; n];
+    let mut owner = vec![NOBODY; n];
+    let mut draw = |part: &Part, id: u32| {
+        for_each_fragment(view, part, width, height, |f| {
+            if f.z < depth[f.idx] {
+                depth[f.idx] = f.z;
+                owner[f.idx] = id;
+            }
+        });
+    };
+    for part in occluders {
+        draw(part, NOBODY);
+    }
+    for (i, parts) in pieces.iter().enumerate() {
+        for part in parts {
+            draw(part, i as u32);
+        }
+    }
+    // `stamp[idx] == i + 1` once piece i's coverage has counted pixel idx.
+    let mut stamp = vec![0u32; n];
+    pieces
+        .iter()
+        .enumerate()
+        .map(|(i, parts)| {
+            let (mut covered, mut seen) = (0usize, 0usize);
+            for part in parts {
+                for_each_fragment(view, part, width, height, |f| {
+                    if stamp[f.idx] != i as u32 + 1 {
+                        stamp[f.idx] = i as u32 + 1;
+                        covered += 1;
+                        if owner[f.idx] == i as u32 {
+                            seen += 1;
+                        }
+                    }
+                });
+            }
+            if covered == 0 {
+                1.0
+            } else {
+                seen as f64 / covered as f64
+            }
+        })
+        .collect()
 }
 
 /// Twice the signed area of triangle `a b c` in the image plane.
@@ -381,6 +471,45 @@ mod tests {
             )
             .unwrap(),
         }
+    }
+
+    /// A square prism of half-side `half` mm and height `h` mm standing on the table at `at`.
+    fn block(at: PointMm, half: f64, h: f64) -> Part {
+        let sq = [
+            PointMm::new(-half, -half),
+            PointMm::new(half, -half),
+            PointMm::new(half, half),
+            PointMm::new(-half, half),
+        ];
+        let mut part = Part::new(Material::MATTE);
+        part.prism(&Prism::new(&sq, 0.0, h, [0.5; 3]));
+        part.placed(at, 0.0, 0.0)
+    }
+
+    #[test]
+    fn a_piece_under_a_taller_one_is_seen_where_it_shows_and_one_alone_is_seen_whole() {
+        let cam = straight_down();
+        let canvas = CanvasGeometry {
+            width: 320,
+            height: 240,
+            offset_px: [0.0, 0.0],
+        };
+        let view = View::new(&cam, canvas);
+        let origin = PointMm::new(0.0, 0.0);
+        // A flat 40 mm square with a 20 mm tower in its middle (seen from straight above, the
+        // tower hides a quarter of it), a 10 mm square alone, and a counter part hiding nothing.
+        let flat = vec![block(origin, 20.0, 1.0)];
+        let tower = vec![block(origin, 10.0, 10.0)];
+        let alone = vec![block(PointMm::new(60.0, 0.0), 5.0, 3.0)];
+        let shares = seen_shares(&view, 320, 240, &[], &[flat.clone(), tower.clone(), alone.clone()]);
+        assert!((shares[0] - 0.75).abs() < 0.03, "{shares:?}");
+        assert_eq!(shares[1], 1.0);
+        assert_eq!(shares[2], 1.0);
+        // An occluder above the lone square (a hand) hides all of it.
+        let hand = block(PointMm::new(60.0, 0.0), 8.0, 20.0);
+        let shares = seen_shares(&view, 320, 240, &[hand], &[flat, tower, alone]);
+        assert_eq!(shares[2], 0.0, "{shares:?}");
+        assert!((shares[0] - 0.75).abs() < 0.03, "{shares:?}");
     }
 
     #[test]

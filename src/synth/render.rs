@@ -12,7 +12,7 @@ use super::light::{Light, Rgb, mix, rgb8, srgb_to_linear};
 use super::mesh::{Material, Part, V3};
 use super::pieces::{bead, piece_parts};
 use super::random::{Purpose, mix64};
-use super::raster::{CanvasGeometry, Raster, Shading, View};
+use super::raster::{self, CanvasGeometry, Raster, Shading, View};
 use super::scene::Scene;
 use super::sensor::{self, DistortionMaps};
 use crate::calibrate::aruco;
@@ -148,22 +148,71 @@ pub fn render_empty(scene: &Scene) -> Result<Mat, SynthError> {
 /// A game frame: every piece of `layout` (its crab and beads included), with `options`' camera,
 /// light, hand and noise.
 pub fn render_frame(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<Mat, SynthError> {
-    let mut parts = counter_parts(scene, &layout.counter, false)?;
+    let FrameParts {
+        mut parts,
+        pieces,
+        hand,
+        bases,
+    } = frame_parts(scene, layout, options)?;
+    parts.extend(pieces.into_iter().flatten());
+    parts.extend(hand);
+    let camera = options.camera.as_ref().unwrap_or(&scene.camera);
+    let light = options.light.as_ref().unwrap_or(&scene.light);
+    render_parts(scene, camera, light, &parts, &bases, false, options.noise_seed)
+}
+
+/// What share of each of `layout`'s pieces the camera of `options` sees, in layout order: the
+/// rest is hidden behind taller pieces, the counter or the hand (see [`raster::seen_shares`]).
+pub fn seen_shares(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<Vec<f64>, SynthError> {
+    let FrameParts {
+        mut parts,
+        pieces,
+        hand,
+        ..
+    } = frame_parts(scene, layout, options)?;
+    parts.extend(hand);
+    let camera = options.camera.as_ref().unwrap_or(&scene.camera);
+    let canvas = sensor::canvas_for(camera);
+    let view = View::new(camera, canvas);
+    Ok(raster::seen_shares(
+        &view,
+        canvas.width,
+        canvas.height,
+        &parts,
+        &pieces,
+    ))
+}
+
+/// The solids of a game frame, drawn in this order: the counter, the pieces, the hand.
+struct FrameParts {
+    /// The string and its beads.
+    parts: Vec<Part>,
+    /// Each piece's solids, in layout order.
+    pieces: Vec<Vec<Part>>,
+    hand: Vec<Part>,
+    /// Where the beads, the crab and the pieces standing on the table touch it.
+    bases: Vec<PolygonMm>,
+}
+
+fn frame_parts(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<FrameParts, SynthError> {
+    let parts = counter_parts(scene, &layout.counter, false)?;
     let mut bases = counter_bases(scene, &layout.counter)?;
     bases.truncate(layout.counter.beads.len());
+    let mut pieces = Vec::with_capacity(layout.pieces.len());
     for p in &layout.pieces {
         let entry = scene.entry(&p.entry)?;
-        parts.extend(piece_parts(entry, p.center_mm, p.angle_rad, p.base_mm, p.top));
+        pieces.push(piece_parts(entry, p.center_mm, p.angle_rad, p.base_mm, p.top));
         if p.base_mm == 0.0 {
             bases.push(entry.footprint(p.center_mm, p.angle_rad));
         }
     }
-    if let Some(hand) = &options.hand {
-        parts.extend(hand.parts());
-    }
-    let camera = options.camera.as_ref().unwrap_or(&scene.camera);
-    let light = options.light.as_ref().unwrap_or(&scene.light);
-    render_parts(scene, camera, light, &parts, &bases, false, options.noise_seed)
+    let hand = options.hand.as_ref().map(|h| h.parts()).unwrap_or_default();
+    Ok(FrameParts {
+        parts,
+        pieces,
+        hand,
+        bases,
+    })
 }
 
 /// The string, the beads and (with `with_crab`) the crab of a counter layout.

@@ -4,7 +4,8 @@
 //! - **Matching**: a detected piece matches a true piece of the same identity (kind, treasure
 //!   type, player colour) whose footprint centre is within [`MATCH_RADIUS_MM`], closest pairs
 //!   first. Unmatched detections are false positives, unmatched visible true pieces false
-//!   negatives; a detection of a piece the camera cannot see (pushed out of view) counts neither.
+//!   negatives; a detection of a piece the camera cannot see (pushed out of view, or hidden
+//!   behind taller pieces: `TruthPiece::visible`) counts neither.
 //! - **Position error**: distance between matched footprint centres, mm.
 //! - **Rulings**: the referee rules on the true pieces and on the detected ones with the same
 //!   game. Per player: when the true margin (runner-up gap minus closest gap) is at least

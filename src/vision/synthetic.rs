@@ -79,7 +79,7 @@ pub fn prepare(
         let image = jpeg_round_trip(&rendered, frame.jpeg_quality).map_err(synth)?;
         out.push(SyntheticFrame {
             image,
-            truth: frame_truth(&scene, &frame, &name),
+            truth: frame_truth(&scene, &frame, &name).map_err(synth)?,
         });
     }
     Ok(SyntheticScene {

@@ -23,7 +23,7 @@ use crate::games::crash_octopus::{self as rules, Event, Game, PlayerColor, Recor
 use crate::referee::{DEFAULT_TOLERANCE_MM, FrameReport, GameContext, Rulings};
 use crate::synth::{
     Faults, Frame, FrameTruth, Hand, Layout, NearTie, PlacedPiece, RenderOptions, Scene, frame_truth,
-    render_frame,
+    layout_reports, render_frame,
 };
 use crate::table::{CounterReport, DieTop, OceanReport, PieceKind, PointMm, PointMm3, PolygonMm};
 use opencv::core::Mat;
@@ -369,7 +369,7 @@ impl Resolver<'_> {
                 step: k,
                 phase: DemoPhase::Acting,
                 layout: Arc::clone(&layout),
-                truth: Arc::new(self.truth(index, &layout, Some(&hand), obstructed)),
+                truth: Arc::new(self.truth(index, &layout, Some(&hand), obstructed)?),
                 hand: Some(hand),
                 duration_s: if dropping { DROP_ACT_S } else { ACT_S },
             });
@@ -380,7 +380,7 @@ impl Resolver<'_> {
             step: k,
             phase: DemoPhase::Still,
             layout: Arc::clone(&layout),
-            truth: Arc::new(self.truth(index, &layout, None, false)),
+            truth: Arc::new(self.truth(index, &layout, None, false)?),
             hand: None,
             duration_s: still_s,
         });
@@ -919,7 +919,13 @@ impl Resolver<'_> {
         })
     }
 
-    fn truth(&self, index: usize, layout: &Layout, hand: Option<&Hand>, obstructed: bool) -> FrameTruth {
+    fn truth(
+        &self,
+        index: usize,
+        layout: &Layout,
+        hand: Option<&Hand>,
+        obstructed: bool,
+    ) -> Result<FrameTruth, String> {
         let frame = Frame {
             index,
             layout: Layout {
@@ -939,7 +945,7 @@ impl Resolver<'_> {
             obstructed,
             view_moved: false,
         };
-        frame_truth(self.scene(), &frame, &format!("demo_state_{index:03}.jpg"))
+        frame_truth(self.scene(), &frame, &format!("demo_state_{index:03}.jpg")).map_err(|e| e.to_string())
     }
 }
 
@@ -951,21 +957,10 @@ fn rulings_of(
     active: Option<PlayerColor>,
 ) -> Result<Rulings, String> {
     let scene = table.scene;
-    let frame = Frame {
-        index: layout.frame,
-        layout: layout.clone(),
-        options: RenderOptions::default(),
-        jpeg_quality: DEMO_JPEG_QUALITY,
-        faults: Faults::none(),
-        pushed_out: Vec::new(),
-        obstructed: false,
-        view_moved: false,
-    };
-    let truth = frame_truth(scene, &frame, "");
     let mut report = FrameReport {
         image: String::new(),
         ocean: OceanReport::new(scene.ocean().clone()),
-        pieces: truth.pieces.into_iter().map(|p| p.report).collect(),
+        pieces: layout_reports(scene, layout),
         counter: Some(CounterReport::new(scene.beads.clone(), layout.counter.crab)),
         obstructed: false,
         view_moved: false,
