@@ -948,7 +948,10 @@ fn main() -> anyhow::Result<()> {
                     .pieces
                     .iter()
                     .find(|p| p.report.id == m.id && m.what == "missed")
-                    .map(|p| format!("seen {:.2} ", p.seen_share))
+                    .map(|p| match &p.report.loaded_on {
+                        Some(ship) => format!("seen {:.2} on {ship} ", p.seen_share),
+                        None => format!("seen {:.2} ", p.seen_share),
+                    })
                     .unwrap_or_default();
                 println!(
                     "  {:6} {:28} {:5} at ({:6.1}, {:6.1}) {seen}{why} near {near:?}",
