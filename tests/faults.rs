@@ -750,7 +750,7 @@ fn truth_of(faults: &Faults, index: usize) -> octoref::synth::FrameTruth {
     let mut layout = f.layout.clone();
     layout.frame = index;
     let frame = f.scene.frame_from(layout, faults).unwrap();
-    octoref::synth::frame_truth(&f.scene, &frame, "truth")
+    octoref::synth::frame_truth(&f.scene, &frame, "truth").unwrap()
 }
 
 /// Each matched piece's distance from its true place, mm, sorted (beads left out).

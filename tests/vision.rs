@@ -960,7 +960,7 @@ fn render(scene: &Scene, layout: Layout) -> (Mat, FrameTruth) {
     let name = frame_file(frame.index);
     let rendered = render_frame(scene, &frame.layout, &frame.options).unwrap();
     let image = jpeg_round_trip(&rendered, frame.jpeg_quality).unwrap();
-    (image, frame_truth(scene, &frame, &name))
+    (image, frame_truth(scene, &frame, &name).unwrap())
 }
 
 /// Gold-bar detection counts over frames.

@@ -59,8 +59,8 @@ pub use spec::{Modules, Resolution, SceneSpec};
 pub use string_loop::{PERIMETER_RANGE_MM, StringLoop};
 pub use surface::{Surface, SurfaceKind};
 pub use truth::{
-    FrameTruth, SceneParams, SetupTruth, StringTruth, Truth, TruthPiece, board_corners_px, frame_truth,
-    layout_reports, truth,
+    FrameTruth, MIN_SEEN_SHARE, SceneParams, SetupTruth, StringTruth, Truth, TruthPiece, board_corners_px,
+    frame_truth, layout_reports, truth,
 };
 
 /// Why a scene could not be generated, rendered or written.

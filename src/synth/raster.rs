@@ -501,7 +501,13 @@ mod tests {
         let flat = vec![block(origin, 20.0, 1.0)];
         let tower = vec![block(origin, 10.0, 10.0)];
         let alone = vec![block(PointMm::new(60.0, 0.0), 5.0, 3.0)];
-        let shares = seen_shares(&view, 320, 240, &[], &[flat.clone(), tower.clone(), alone.clone()]);
+        let shares = seen_shares(
+            &view,
+            320,
+            240,
+            &[],
+            &[flat.clone(), tower.clone(), alone.clone()],
+        );
         assert!((shares[0] - 0.75).abs() < 0.03, "{shares:?}");
         assert_eq!(shares[1], 1.0);
         assert_eq!(shares[2], 1.0);

@@ -365,12 +365,19 @@ mod tests {
         let t = frame_truth(&scene, &frame, "").unwrap();
         let piece = |id: &str| t.pieces.iter().find(|p| p.report.id == id).unwrap();
         let captain = piece("p16");
-        assert_eq!(captain.report.treasure, Some(crate::games::crash_octopus::TreasureType::Captain));
+        assert_eq!(
+            captain.report.treasure,
+            Some(crate::games::crash_octopus::TreasureType::Captain)
+        );
         assert!(captain.seen_share < 0.1, "{}", captain.seen_share);
         assert!(!captain.visible);
         let tentacle = piece("p5");
         assert_eq!(tentacle.report.piece, PieceKind::Tentacle);
-        assert!(tentacle.seen_share > 0.95 && tentacle.visible, "{}", tentacle.seen_share);
+        assert!(
+            tentacle.seen_share > 0.95 && tentacle.visible,
+            "{}",
+            tentacle.seen_share
+        );
         let hidden = t.pieces.iter().filter(|p| !p.visible).count();
         assert_eq!(hidden, 1, "only the captain is hidden");
     }

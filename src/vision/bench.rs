@@ -8,7 +8,9 @@
 //!   `i % 5 == 3`). Camera height, light, table surface and everything else are sampled from the
 //!   seed by the renderer.
 //! - **Scoring**: [`super::evaluate`] (matching radius, ruling margins); the rulings on truth and
-//!   on the detections use the same game (the scene's players in turn order). Vision is told
+//!   on the detections use the same game (the scene's players in turn order). A piece the
+//!   camera cannot see is not scored: out of view, or hidden behind taller pieces with less
+//!   than [`crate::synth::MIN_SEEN_SHARE`] of it showing. Vision is told
 //!   the game as the app's game set-up tells it ([`scene_in_play`]): the Pirate's pieces only
 //!   with the Pirate, the modules' pieces only with their modules, the treasure set of the player
 //!   count.
