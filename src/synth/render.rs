@@ -149,7 +149,7 @@ pub fn render_empty(scene: &Scene) -> Result<Mat, SynthError> {
 /// light, hand and noise.
 pub fn render_frame(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<Mat, SynthError> {
     let FrameParts {
-        mut parts,
+        counter: mut parts,
         pieces,
         hand,
         bases,
@@ -165,12 +165,12 @@ pub fn render_frame(scene: &Scene, layout: &Layout, options: &RenderOptions) -> 
 /// rest is hidden behind taller pieces, the counter or the hand (see [`raster::seen_shares`]).
 pub fn seen_shares(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<Vec<f64>, SynthError> {
     let FrameParts {
-        mut parts,
+        counter: mut occluders,
         pieces,
         hand,
         ..
     } = frame_parts(scene, layout, options)?;
-    parts.extend(hand);
+    occluders.extend(hand);
     let camera = options.camera.as_ref().unwrap_or(&scene.camera);
     let canvas = sensor::canvas_for(camera);
     let view = View::new(camera, canvas);
@@ -178,7 +178,7 @@ pub fn seen_shares(scene: &Scene, layout: &Layout, options: &RenderOptions) -> R
         &view,
         canvas.width,
         canvas.height,
-        &parts,
+        &occluders,
         &pieces,
     ))
 }
@@ -186,7 +186,7 @@ pub fn seen_shares(scene: &Scene, layout: &Layout, options: &RenderOptions) -> R
 /// The solids of a game frame, drawn in this order: the counter, the pieces, the hand.
 struct FrameParts {
     /// The string and its beads.
-    parts: Vec<Part>,
+    counter: Vec<Part>,
     /// Each piece's solids, in layout order.
     pieces: Vec<Vec<Part>>,
     hand: Vec<Part>,
@@ -195,7 +195,7 @@ struct FrameParts {
 }
 
 fn frame_parts(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Result<FrameParts, SynthError> {
-    let parts = counter_parts(scene, &layout.counter, false)?;
+    let counter = counter_parts(scene, &layout.counter, false)?;
     let mut bases = counter_bases(scene, &layout.counter)?;
     bases.truncate(layout.counter.beads.len());
     let mut pieces = Vec::with_capacity(layout.pieces.len());
@@ -208,7 +208,7 @@ fn frame_parts(scene: &Scene, layout: &Layout, options: &RenderOptions) -> Resul
     }
     let hand = options.hand.as_ref().map(|h| h.parts()).unwrap_or_default();
     Ok(FrameParts {
-        parts,
+        counter,
         pieces,
         hand,
         bases,
