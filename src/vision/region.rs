@@ -27,6 +27,7 @@ use crate::table::{PointMm, PointPx};
 use opencv::core::{self, Mat, Point, Rect, Size, Vec3b};
 use opencv::imgproc;
 use opencv::prelude::*;
+use std::sync::Arc;
 
 /// Coarse changes smaller than this many coarse pixels are noise.
 pub const MIN_COARSE_AREA_PX: i32 = 3;
@@ -60,6 +61,16 @@ pub struct Region {
     pub ref_sum: Vec<f32>,
     /// The calibration board's white paper, when known: how light a pixel is.
     pub white: Option<WhitePaper>,
+    /// What reads the colour of a pixel the labelling left unread (see [`Region::read_colours`]).
+    pub reader: Option<ColourReader>,
+}
+
+/// The palette and white paper's gains a region's pixels were read with, kept to read more of
+/// them when detection asks.
+#[derive(Debug, Clone)]
+pub struct ColourReader {
+    pub palette: Arc<Palette>,
+    pub white: [f32; 3],
 }
 
 /// What white paper shows in the calibration's light.
@@ -92,6 +103,18 @@ impl Region {
         let w = self.white?;
         let c = self.bgr.get(p)?;
         Some((c[0] * w.gains[0] + c[1] * w.gains[1] + c[2] * w.gains[2]) / w.sum)
+    }
+
+    /// Pixel `p`'s colours, read now where the labelling left them unread (bare table, and
+    /// shadows unless some piece looks like one): on a ship's deck, no table lies under a pixel,
+    /// and one that reads as the table's or its shadow may show a load. Default (no colour) when
+    /// the region has no [`ColourReader`] or `p` lies outside it.
+    pub fn read_colours(&self, p: usize) -> PixelColours {
+        match (self.labels.get(p), &self.reader) {
+            (Some(Label::Piece), _) | (_, None) => self.colours.get(p).copied().unwrap_or_default(),
+            (Some(_), Some(r)) => palette_reading(&r.palette, r.white, self.bgr[p], self.ref_sum[p]),
+            (None, _) => PixelColours::default(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -597,7 +620,7 @@ pub struct FineInputs<'a> {
     pub reference: &'a Mat,
     /// 255 where fine pixels may be used.
     pub usable: &'a Mat,
-    pub palette: &'a Palette,
+    pub palette: &'a Arc<Palette>,
     /// Per-channel gains `[b, g, r]` that make white paper under the calibration's light
     /// neutral: applied before a pixel's colour is judged, so a warm or cool light does not
     /// shift every piece's hue towards another's.
@@ -815,6 +838,10 @@ pub fn fine_region(
         white: input.palette.white_sum.map(|sum| WhitePaper {
             gains: input.white,
             sum,
+        }),
+        reader: Some(ColourReader {
+            palette: Arc::clone(input.palette),
+            white: input.white,
         }),
     })
 }

@@ -45,6 +45,7 @@ use looks::{
 use opencv::core::{self, Mat, Scalar};
 use opencv::prelude::*;
 use serde::Serialize;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Unexplained changed area (mm²) in one region that means something other than a piece is
@@ -183,7 +184,7 @@ pub struct Analyzer {
     ref_coarse: Mat,
     usable_fine: Mat,
     usable_coarse: Mat,
-    palette: Palette,
+    palette: Arc<Palette>,
     /// Gains that make the calibration board's white paper neutral (see `FineInputs::white`).
     white: [f32; 3],
     models: Vec<Model>,
@@ -354,7 +355,7 @@ impl Analyzer {
             ref_coarse,
             usable_fine,
             usable_coarse,
-            palette,
+            palette: Arc::new(palette),
             models,
             ocean,
             string_samples,

@@ -8,8 +8,9 @@ use super::weights::weighs_held;
 use super::{Detection, Detector};
 use crate::table::polygon::grid_share;
 use crate::table::{PieceKind, PointMm, PolygonMm};
-use crate::vision::colour::ColourSet;
+use crate::vision::colour::{ColourSet, PixelColours};
 use crate::vision::fit::Fit;
+use crate::vision::labels::Label;
 use crate::vision::region::Region;
 use crate::vision::view::Viewpoint;
 
@@ -51,7 +52,9 @@ impl Detector {
     /// a treasure's colour best, and pixels that show best a treasure's colour of the ship's hue
     /// ([`Model::deck_kin`]: a lit gold bar on the orange deck), are freed and looked at again,
     /// all together and patch by patch, fitted at the deck's height; what no treasure takes goes
-    /// back to the ship.
+    /// back to the ship. So are the deck's unexplained pixels labelled bare table or shadow (the
+    /// labels compare a pixel with the table the ship hides) that read best as a treasure's
+    /// colour, as the pieces they are: what no treasure takes of them stays unexplained.
     pub(super) fn deck_loads(
         &mut self,
         region: &Region,
@@ -79,46 +82,72 @@ impl Detector {
                 .collect();
             let hk = h as u16 + 1;
             let mut deck: Vec<usize> = Vec::new();
+            // Pixels of the deck's top labelled bare table or shadow (against the table the
+            // ship hides) that read best as a treasure's colour: a load as dark as that table or
+            // its shadow (a brown chest on an orange deck over brown wood, a white captain's
+            // shaded side over a pale table).
+            let mut unread: Vec<(usize, PixelColours)> = Vec::new();
             for_each_inside(region, std::slice::from_ref(&top), |p| {
                 if explained[p] == hk {
                     deck.push(p);
+                } else if explained[p] == 0 && matches!(region.labels[p], Label::Shadow | Label::Table) {
+                    let c = region.read_colours(p);
+                    if treasures.contains_any(c.best) {
+                        unread.push((p, c));
+                    }
                 }
             });
             if deck.len() < MIN_SEED_OWN_PX {
                 continue;
             }
+            unread.sort_unstable_by_key(|u| u.0);
             let level = |p: usize| region.bgr[p].iter().sum::<f32>();
             let mut levels: Vec<f32> = deck.iter().map(|&p| level(p)).collect();
             let lit_at = ((levels.len() - 1) as f64 * DECK_LIT_QUANTILE) as usize;
             let lit = *levels.select_nth_unstable_by(lit_at, f32::total_cmp).1;
             let kin = mh.deck_kin.0 & treasures.0;
-            let freed: Vec<usize> = deck
+            let mut freed: Vec<usize> = deck
                 .into_iter()
                 .filter(|&p| {
                     let best = region.colours[p].best;
                     (level(p) < DECK_LOAD_DARKER * lit && treasures.contains_any(best)) || best & kin != 0
                 })
                 .collect();
-            if freed.len() < MIN_SEED_OWN_PX {
+            if freed.len() + unread.len() < MIN_SEED_OWN_PX {
                 continue;
             }
             for &p in &freed {
                 explained[p] = 0;
             }
+            // Those pixels are pieces for the loads looked for here, read as they read.
+            let relabelled;
+            let seen = if unread.is_empty() {
+                region
+            } else {
+                let mut r = region.clone();
+                for &(p, c) in &unread {
+                    r.labels[p] = Label::Piece;
+                    r.colours[p] = c;
+                }
+                freed.extend(unread.iter().map(|u| u.0));
+                freed.sort_unstable();
+                relabelled = r;
+                &relabelled
+            };
             // All of them are a seed too (the largest, tried first): a load's freed pixels may
             // be split by a row that reads as the deck's colour alone (a lit gold bar's ridge)
             // into patches too small to fit. Each patch is still tried once what fits all of
             // them has taken its pixels: another load may win the whole (a chest beside the
             // bar), and what it leaves splits again.
-            let mut seeds = split(region, &freed, explained);
+            let mut seeds = split(seen, &freed, explained);
             if seeds.len() > 1 {
                 seeds.push(freed.clone());
             }
             self.base_mm = pose.base_mm + height;
-            self.grow(region, models, view, detections, explained, seeds);
+            self.grow(seen, models, view, detections, explained, seeds);
             self.base_mm = 0.0;
             for &p in &freed {
-                if explained[p] == 0 {
+                if explained[p] == 0 && unread.binary_search_by_key(&p, |u| u.0).is_err() {
                     explained[p] = hk;
                 }
             }

@@ -34,6 +34,7 @@ fn bare_table(size: usize, bgr: f32, ref_sum: f32) -> Region {
         bgr: vec![[bgr; 3]; size * size],
         ref_sum: vec![ref_sum; size * size],
         white: None,
+        reader: None,
     }
 }
 
@@ -89,6 +90,7 @@ fn canon_read_as_shadow() -> (Region, Model) {
         bgr: vec![[80.0; 3]; w * h],
         ref_sum: vec![390.0; w * h],
         white: None,
+        reader: None,
     };
     (region, model)
 }
@@ -538,6 +540,7 @@ fn a_shadow_like_die_whose_top_reads_as_shadow_shows_its_dark_face() {
         bgr: vec![[60.0; 3]; w * h],
         ref_sum: vec![390.0; w * h],
         white: None,
+        reader: None,
     };
     let view = Viewpoint::orthographic();
     let at = fit(300.0, 324.0);
