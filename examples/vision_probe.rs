@@ -17,8 +17,11 @@
 //! `PROBE_POSE=4` lists the ships, pirate ships and anchors found at least 4 mm off or turned 20
 //! degrees or more, with their gains at the true and the found pose as the pieces around them
 //! (true, then found) explain their pixels; `PROBE_POSE_POLY=1` adds both footprints.
+//! `PROBE_DC=1` fits each true ink die and Octo-Canon afresh as either model, `PROBE_GG=1` each
+//! true gold bar and goblet (at its deck's height when loaded), as the count check would.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
+use octoref::games::crash_octopus::TreasureType;
 use octoref::referee::GameContext;
 use octoref::table::{Catalog, PieceKind, PointMm};
 use octoref::vision::analyzer::Analyzer;
@@ -694,70 +697,42 @@ fn main() -> anyhow::Result<()> {
             }
             // `PROBE_DC=1`: each true ink die and Octo-Canon fitted afresh at its place as either
             // model ([`refit_as`], as the count check does; "none" where it fits too poorly), and
-            // as the die seen by its black alone.
-            if std::env::var("PROBE_DC").is_ok() {
-                for t in f
-                    .truth
+            // as the die seen by its black alone. `PROBE_GG=1`: each true gold bar and goblet
+            // as either, standing where it stands (a deck's height for a load).
+            let dc = std::env::var("PROBE_DC").is_ok();
+            let gg = std::env::var("PROBE_GG").is_ok();
+            for t in f.truth.pieces.iter() {
+                let (tag, base_mm, names): (&str, f64, &[&str]) = match (t.report.piece, t.report.treasure) {
+                    (PieceKind::InkDie | PieceKind::OctoCanon, _) if dc => {
+                        ("DC", 0.0, &["ink_die", "ink_die/black", "octo_canon"])
+                    }
+                    (_, Some(TreasureType::Gold | TreasureType::Goblet)) if gg => {
+                        ("GG", t.base_mm, &["gold", "goblet"])
+                    }
+                    _ => continue,
+                };
+                let c = t.report.center_mm;
+                let fits: Vec<String> = names
+                    .iter()
+                    .map(|n| format!("{n} {}", refit_text(&an, &region, n, c, base_mm)))
+                    .collect();
+                let read = report
                     .pieces
                     .iter()
-                    .filter(|p| matches!(p.report.piece, PieceKind::InkDie | PieceKind::OctoCanon))
-                {
-                    let c = t.report.center_mm;
-                    let show = |n: &str| {
-                        let black = n.ends_with("/black");
-                        let n = n.trim_end_matches("/black");
-                        let mut models = an.models().to_vec();
-                        let mi = models.iter().position(|md| md.name == n)?;
-                        if black {
-                            models[mi].colours = models[mi].primary;
-                        }
-                        let at = Detection {
-                            model: mi,
-                            fit: Fit {
-                                pose: Pose2 {
-                                    center_mm: c,
-                                    angle_rad: 0.0,
-                                    base_mm: 0.0,
-                                },
-                                gain: 0.0,
-                                area_px: 0.0,
-                                silhouette: Silhouette::default(),
-                            },
-                            top: None,
-                            runner_up: None,
-                            on_shadows: false,
-                        };
-                        refit_as(&region, &models, an.viewpoint(), mi, &at, &[])
-                    };
-                    let show = |n: &str| {
-                        show(n).map_or("none".to_string(), |f| {
-                            format!(
-                                "{:.0}/{:.0}/{:.2} off {:.1}",
-                                f.gain,
-                                f.area_px,
-                                f.quality(),
-                                f.pose.center_mm.distance(c)
-                            )
-                        })
-                    };
-                    let read = report
-                        .pieces
-                        .iter()
-                        .filter(|d| d.center_mm.distance(c) < 8.0)
-                        .map(|d| format!("{:?}", d.piece))
-                        .collect::<Vec<_>>()
-                        .join(",");
-                    println!(
-                        "  DC truth {:?} at ({:.1},{:.1}) die {} | black die {} | canon {} | read [{}]",
-                        t.report.piece,
-                        c.x,
-                        c.y,
-                        show("ink_die"),
-                        show("ink_die/black"),
-                        show("octo_canon"),
-                        read
-                    );
-                }
+                    .filter(|d| d.center_mm.distance(c) < 8.0)
+                    .map(|d| format!("{:?}/{:?}", d.piece, d.treasure))
+                    .collect::<Vec<_>>()
+                    .join(",");
+                println!(
+                    "  {tag} truth {:?}/{:?} at ({:.1},{:.1}) base {:.0}: {} | read [{}]",
+                    t.report.piece,
+                    t.report.treasure,
+                    c.x,
+                    c.y,
+                    base_mm,
+                    fits.join(" | "),
+                    read
+                );
             }
             for m in &score.misses {
                 let mut why = String::new();
@@ -1060,6 +1035,53 @@ fn main() -> anyhow::Result<()> {
 /// The piece found of `kind` and `color` nearest table point `at`.
 /// The pieces found but those whose ids are in `skip`, each as its model at its found pose
 /// (`base_mm`: the analysis's surface heights, by piece index).
+/// Model `name` fitted afresh at table point `c`, standing `base_mm` up, as the count check
+/// fits a look-alike ([`refit_as`]): gain/area/quality, score and how far it moved; `name` ending
+/// in `/black` fits that model by its main colour alone.
+fn refit_text(
+    an: &Analyzer,
+    region: &octoref::vision::region::Region,
+    name: &str,
+    c: PointMm,
+    base_mm: f64,
+) -> String {
+    let black = name.ends_with("/black");
+    let name = name.trim_end_matches("/black");
+    let mut models = an.models().to_vec();
+    let Some(mi) = models.iter().position(|md| md.name == name) else {
+        return "not in play".to_string();
+    };
+    if black {
+        models[mi].colours = models[mi].primary;
+    }
+    let at = Detection {
+        model: mi,
+        fit: Fit {
+            pose: Pose2 {
+                center_mm: c,
+                angle_rad: 0.0,
+                base_mm,
+            },
+            gain: 0.0,
+            area_px: 0.0,
+            silhouette: Silhouette::default(),
+        },
+        top: None,
+        runner_up: None,
+        on_shadows: false,
+    };
+    refit_as(region, &models, an.viewpoint(), mi, &at, &[]).map_or("none".to_string(), |f| {
+        format!(
+            "{:.0}/{:.0}/{:.2} score {:.0} off {:.1}",
+            f.gain,
+            f.area_px,
+            f.quality(),
+            f.score(),
+            f.pose.center_mm.distance(c)
+        )
+    })
+}
+
 fn found_poses<'a>(
     an: &'a Analyzer,
     report: &octoref::referee::frame::FrameReport,
