@@ -849,6 +849,49 @@ pub fn fine_region(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::Catalog;
+    use crate::vision::colour::catalog_palette;
+
+    /// A pixel the labelling left unread (bare table, a shadow) is read with the region's palette
+    /// when asked, as a piece pixel was; a piece pixel keeps its reading; without a reader,
+    /// nothing is read.
+    #[test]
+    fn pixels_left_unread_are_read_on_demand_with_the_regions_palette() {
+        let catalog = Catalog::default_catalog();
+        let (palette, _) = catalog_palette(&catalog);
+        let chest = catalog.pieces.iter().find(|e| e.name == "chest").unwrap();
+        let [r, g, b] = chest.colour.0;
+        let brown = [b as f32, g as f32, r as f32];
+        let stored = PixelColours {
+            best: 1,
+            compatible: 1,
+        };
+        let mut region = Region {
+            rect: Rect::new(0, 0, 3, 1),
+            width: 3,
+            height: 1,
+            origin_mm: PointMm::new(0.0, 0.0),
+            mm_per_px: 1.0,
+            labels: vec![Label::Table, Label::Shadow, Label::Piece],
+            colours: vec![PixelColours::default(), PixelColours::default(), stored],
+            bgr: vec![brown; 3],
+            ref_sum: vec![300.0; 3],
+            white: None,
+            reader: Some(ColourReader {
+                palette: Arc::new(palette.clone()),
+                white: [1.0; 3],
+            }),
+        };
+        let read = palette.classify(brown, 300.0);
+        assert_ne!(read.best, 0);
+        assert_eq!(region.read_colours(0), read);
+        assert_eq!(region.read_colours(1), read);
+        assert_eq!(region.read_colours(2), stored);
+        assert_eq!(region.read_colours(3), PixelColours::default());
+        region.reader = None;
+        assert_eq!(region.read_colours(0), PixelColours::default());
+        assert_eq!(region.read_colours(2), stored);
+    }
 
     /// Coarse labels with components painted in as `(id, x0, y0, x1, y1)` (exclusive ends).
     fn labels(w: i32, h: i32, boxes: &[(i32, i32, i32, i32, i32)]) -> Mat {
