@@ -444,6 +444,21 @@ fn a_brown_chest_on_a_deck_over_brown_wood_is_found() {
     assert_found_exactly(&summary, &["treasure/chest", "treasure/gold", "ship"]);
 }
 
+/// Scene 404 of `octoref bench --seed 401` (tilt 3.6 degrees), third frame: a second orange hull was
+/// found over the orange anchor, fitting worse than the real ship. Its deck's table-coloured
+/// pixels were read as a chest, which pushed a real, partly hidden chest out of the box's count
+/// (1 chest missed, 1 extra) before the counts dropped that hull. A hull fitting worse than
+/// another of its ship in the region now carries no load read by its colour alone.
+const SECOND_HULL_FIRST: u64 = 401;
+const SECOND_HULL_SEED: u64 = 404;
+const SECOND_HULL_FRAMES: usize = 3;
+
+#[test]
+fn a_second_hull_of_one_ship_carries_no_load_read_by_colour_alone() {
+    let summary = scene_of_a_bench_from(SECOND_HULL_FIRST, SECOND_HULL_SEED, SECOND_HULL_FRAMES);
+    assert_found_exactly(&summary, &["treasure/chest", "ship", "anchor"]);
+}
+
 /// Bench scene 29 again: seen from 34 degrees, the island palm's crown leans off the sand.
 /// While the island's solid had no palm, the crown was read as the green anchor (the box holds
 /// one), and the real green anchor by its ship was dropped: 3 anchors missed and 3 extra.

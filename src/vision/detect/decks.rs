@@ -54,7 +54,9 @@ impl Detector {
     /// all together and patch by patch, fitted at the deck's height; what no treasure takes goes
     /// back to the ship. So are the deck's unexplained pixels labelled bare table or shadow (the
     /// labels compare a pixel with the table the ship hides) that read best as a treasure's
-    /// colour, as the pieces they are: what no treasure takes of them stays unexplained.
+    /// colour, as the pieces they are: what no treasure takes of them stays unexplained. Not on
+    /// a hull that fits worse than another of the same ship in the region: the box's counts will
+    /// drop it, and the table under it would be read as loads.
     pub(super) fn deck_loads(
         &mut self,
         region: &Region,
@@ -81,6 +83,11 @@ impl Detector {
                 .map(|&q| view.apparent(pose.center_mm + (q - pose.center_mm) * DECK_TOP_SHRINK, height))
                 .collect();
             let hk = h as u16 + 1;
+            // A second hull of one ship, fitting worse than the first, is one the box's counts
+            // will drop: what reads as a load only by its colour is not looked for on its deck.
+            let outfitted = detections.iter().enumerate().any(|(k, d)| {
+                k != h && models[d.model].entry == mh.entry && d.fit.quality() > detections[h].fit.quality()
+            });
             let mut deck: Vec<usize> = Vec::new();
             // Pixels of the deck's top labelled bare table or shadow (against the table the
             // ship hides) that read best as a treasure's colour: a load as dark as that table or
@@ -90,7 +97,10 @@ impl Detector {
             for_each_inside(region, std::slice::from_ref(&top), |p| {
                 if explained[p] == hk {
                     deck.push(p);
-                } else if explained[p] == 0 && matches!(region.labels[p], Label::Shadow | Label::Table) {
+                } else if explained[p] == 0
+                    && !outfitted
+                    && matches!(region.labels[p], Label::Shadow | Label::Table)
+                {
                     let c = region.read_colours(p);
                     if treasures.contains_any(c.best) {
                         unread.push((p, c));
