@@ -112,7 +112,10 @@ impl Region {
     pub fn read_colours(&self, p: usize) -> PixelColours {
         match (self.labels.get(p), &self.reader) {
             (Some(Label::Piece), _) | (_, None) => self.colours.get(p).copied().unwrap_or_default(),
-            (Some(_), Some(r)) => palette_reading(&r.palette, r.white, self.bgr[p], self.ref_sum[p]),
+            (Some(_), Some(r)) => match (self.bgr.get(p), self.ref_sum.get(p)) {
+                (Some(&bgr), Some(&rs)) => palette_reading(&r.palette, r.white, bgr, rs),
+                _ => PixelColours::default(),
+            },
             (None, _) => PixelColours::default(),
         }
     }
