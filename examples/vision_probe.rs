@@ -1032,9 +1032,6 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The piece found of `kind` and `color` nearest table point `at`.
-/// The pieces found but those whose ids are in `skip`, each as its model at its found pose
-/// (`base_mm`: the analysis's surface heights, by piece index).
 /// Model `name` fitted afresh at table point `c`, standing `base_mm` up, as the count check
 /// fits a look-alike ([`refit_as`]): gain/area/quality, score and how far it moved; `name` ending
 /// in `/black` fits that model by its main colour alone.
@@ -1082,6 +1079,8 @@ fn refit_text(
     })
 }
 
+/// The pieces found but those whose ids are in `skip`, each as its model at its found pose
+/// (`base_mm`: the analysis's surface heights, by piece index).
 fn found_poses<'a>(
     an: &'a Analyzer,
     report: &octoref::referee::frame::FrameReport,
@@ -1110,6 +1109,7 @@ fn found_poses<'a>(
         .collect()
 }
 
+/// The piece found of `kind` and `color` nearest table point `at`.
 fn nearest_found(
     pieces: &[octoref::table::PieceReport],
     kind: PieceKind,
