@@ -823,7 +823,7 @@ fn main() -> anyhow::Result<()> {
                             }
                             Label::Shadow => {
                                 shadow += 1;
-                                dump(p, "shadow".to_string());
+                                dump(p, format!("ref {:?} shadow", reference_at(p)));
                             }
                             Label::Table => dump(p, format!("ref {:?} table", reference_at(p))),
                             _ => {}

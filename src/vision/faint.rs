@@ -9,22 +9,23 @@
 //! so a pixel that is only lighter or darker than the table has none. Its *level* is `s |r|`.
 
 use super::labels::{Label, near_a_piece};
+use super::scale::{count_px, length_px};
 
 /// A table pixel that changes colour by at least this share of its level is a candidate (the
 /// grain makes one of about twenty table pixels one; a goblet on tan wood nearly all of its)...
 pub const FAINT_PIXEL_MIN: f32 = 0.03;
 /// ...and a candidate is read again as a piece when the candidates around it (a square of this
-/// half-width, fine pixels: about a goblet's radius)...
-pub const FAINT_PATCH_RADIUS_PX: usize = 6;
-/// ...are at least this many (an average of fewer is noise)...
-pub const FAINT_PATCH_MIN_PX: usize = 40;
+/// half-width, mm: about a goblet's radius)...
+pub const FAINT_PATCH_RADIUS_MM: f64 = 6.0;
+/// ...cover at least this much (mm²; an average of fewer is noise)...
+pub const FAINT_PATCH_MIN_MM2: f64 = 40.0;
 /// ...and change colour on average by at least this share of their level (the grain's
 /// candidates, each its own way, mostly cancel; a goblet's on tan wood average about 0.07), and
 /// its own change along theirs is at least [`FAINT_PIXEL_MIN`] of its level.
 pub const FAINT_PATCH_MEAN: f32 = 0.05;
-/// Table pixels this close to a piece (fine pixels, any direction) take some of its colour (the
-/// fine view is blurred): they neither count nor change.
-pub const FAINT_NEAR_PIECE_PX: usize = 2;
+/// Table pixels this close to a piece (mm, any direction; at least a pixel) take some of its
+/// colour (the fine view is blurred): they neither count nor change.
+pub const FAINT_NEAR_PIECE_MM: f64 = 2.0;
 /// References whose colour vector is shorter than this (8-bit levels) give no change worth
 /// reading.
 const MIN_REFERENCE_LEVEL: f32 = 24.0;
@@ -61,9 +62,9 @@ pub fn faint_candidate(f: [f32; 3], r: [f32; 3]) -> bool {
 
 /// Reads table pixels again in patches. A [`Label::Table`] pixel becomes [`Label::Piece`] when
 /// - it is a candidate: it changes colour by at least [`FAINT_PIXEL_MIN`] of its level
-///   (`candidates[p]`, [`faint_candidate`]), and lies no closer than [`FAINT_NEAR_PIECE_PX`] to
+///   (`candidates[p]`, [`faint_candidate`]), and lies no closer than [`FAINT_NEAR_PIECE_MM`] to
 ///   a piece;
-/// - at least [`FAINT_PATCH_MIN_PX`] such candidates lie within [`FAINT_PATCH_RADIUS_PX`] of it
+/// - such candidates over at least [`FAINT_PATCH_MIN_MM2`] lie within [`FAINT_PATCH_RADIUS_MM`] of it
 ///   (a square), and their mean change is at least [`FAINT_PATCH_MEAN`] of their mean level;
 /// - its own change along that mean is at least [`FAINT_PIXEL_MIN`] of its level.
 ///
@@ -74,11 +75,13 @@ pub fn relabel_faint_patches(
     labels: &mut [Label],
     candidates: &[bool],
     width: usize,
+    mm_per_px: f64,
     change_at: impl Fn(usize) -> Option<[f32; 4]>,
 ) -> Vec<usize> {
     if width == 0 || labels.len() != candidates.len() {
         return Vec::new();
     }
+    let min_px = count_px(FAINT_PATCH_MIN_MM2, mm_per_px);
     let height = labels.len() / width;
     let is_candidate = |p: usize| candidates[p] && labels[p] == Label::Table;
     // Candidates per square, near pieces or not (an upper bound on those that count): a
@@ -98,10 +101,10 @@ pub fn relabel_faint_patches(
             count[at] = count[at - stride] + row;
         }
     }
-    if all.len() < FAINT_PATCH_MIN_PX {
+    if all.len() < min_px {
         return Vec::new();
     }
-    let r = FAINT_PATCH_RADIUS_PX;
+    let r = length_px(FAINT_PATCH_RADIUS_MM, mm_per_px, 1);
     let square = |p: usize| {
         let (x, y) = (p % width, p / width);
         (
@@ -117,14 +120,15 @@ pub fn relabel_faint_patches(
             let (x0, x1, y0, y1) = square(p);
             (count[y1 * stride + x1] + count[y0 * stride + x0])
                 .saturating_sub(count[y0 * stride + x1] + count[y1 * stride + x0]) as usize
-                >= FAINT_PATCH_MIN_PX
+                >= min_px
         })
         .collect();
     if dense.is_empty() {
         return Vec::new();
     }
     // Asked only of the pixels dense squares hold.
-    let near_piece = |q: usize| near_a_piece(labels, width, q, FAINT_NEAR_PIECE_PX);
+    let near = length_px(FAINT_NEAR_PIECE_MM, mm_per_px, 1);
+    let near_piece = |q: usize| near_a_piece(labels, width, q, near);
     // Each candidate's change where it counts, worked out once (`None`: it does not count).
     let mut changes: Vec<Option<[f32; 4]>> = vec![None; labels.len()];
     let mut known = vec![false; labels.len()];
@@ -154,7 +158,7 @@ pub fn relabel_faint_patches(
         let Some(own) = changes[p] else {
             continue;
         };
-        if n < FAINT_PATCH_MIN_PX as f64 {
+        if n < min_px as f64 {
             continue;
         }
         let mean = [sum[0] / n, sum[1] / n, sum[2] / n];
@@ -220,7 +224,7 @@ mod tests {
                 .map(|p| faint_candidate(self.frame[p], self.reference[p]))
                 .collect();
             let (frame, reference) = (&self.frame, &self.reference);
-            relabel_faint_patches(&mut self.labels, &candidates, self.w, |p| {
+            relabel_faint_patches(&mut self.labels, &candidates, self.w, 1.0, |p| {
                 faint_change(frame[p], reference[p])
             })
         }
@@ -296,9 +300,15 @@ mod tests {
         }
         let changed = scene.relabel();
         // The piece ends at column 29; the first column clear of it is relabelled.
-        assert!(changed.iter().any(|&p| p % 60 == 30 + FAINT_NEAR_PIECE_PX));
         assert!(
-            changed.iter().all(|&p| p % 60 > 29 + FAINT_NEAR_PIECE_PX),
+            changed
+                .iter()
+                .any(|&p| p % 60 == 30 + FAINT_NEAR_PIECE_MM as usize)
+        );
+        assert!(
+            changed
+                .iter()
+                .all(|&p| p % 60 > 29 + FAINT_NEAR_PIECE_MM as usize),
             "{changed:?}"
         );
     }
@@ -318,7 +328,7 @@ mod tests {
         assert_eq!(faint_change([40.0, 40.0, 40.0], [0.0, 0.0, 0.0]), None);
         assert!(!faint_candidate([40.0, 40.0, 40.0], [0.0, 0.0, 0.0]));
         assert_eq!(
-            relabel_faint_patches(&mut [], &[], 0, |_| None),
+            relabel_faint_patches(&mut [], &[], 0, 1.0, |_| None),
             Vec::<usize>::new()
         );
     }
@@ -332,7 +342,7 @@ mod tests {
         change_at: impl Fn(usize) -> Option<[f32; 4]>,
     ) -> Vec<usize> {
         let height = labels.len() / width;
-        let (r, d) = (FAINT_PATCH_RADIUS_PX as i64, FAINT_NEAR_PIECE_PX as i64);
+        let (r, d) = (FAINT_PATCH_RADIUS_MM as i64, FAINT_NEAR_PIECE_MM as i64);
         let inside = |x: i64, y: i64| x >= 0 && y >= 0 && x < width as i64 && y < height as i64;
         let near_piece = |x: i64, y: i64| {
             (-d..=d).any(|dy| {
@@ -366,7 +376,7 @@ mod tests {
                 }
             }
             let n = sum[4];
-            if n < FAINT_PATCH_MIN_PX as f64 {
+            if n < FAINT_PATCH_MIN_MM2 {
                 continue;
             }
             let mean = [sum[0] / n, sum[1] / n, sum[2] / n];
@@ -419,7 +429,7 @@ mod tests {
             let change_at = |p: usize| faint_change(frame[p], reference[p]);
             let mut fast = scene.labels.clone();
             let mut plain = scene.labels.clone();
-            let a = relabel_faint_patches(&mut fast, &candidates, w, change_at);
+            let a = relabel_faint_patches(&mut fast, &candidates, w, 1.0, change_at);
             let b = plain_relabel(&mut plain, &candidates, w, change_at);
             prop_assert_eq!(a, b);
             prop_assert_eq!(fast, plain);

@@ -16,6 +16,7 @@
 //! - [`Label::Outside`]: not seen by the camera, or masked (the Octo-Counter's stretch of string).
 
 use super::caster::ShadowFall;
+use super::scale::{count_px, length_px};
 use opencv::core::{Mat, Vec3b};
 use opencv::prelude::*;
 
@@ -68,16 +69,17 @@ const TINT_SAMPLE_DARKER: f32 = 0.2;
 const TINT_SAMPLE_MAX_CHANGE: f32 = 0.12;
 
 /// A shadow-labelled pixel is read again as a piece when the shadow-labelled pixels around it
-/// (a square of this half-width, fine pixels: about a chest's half-width) lie on average this
+/// (a square of this half-width, mm: about a chest's half-width) lie on average this
 /// far past a full shadow's tint (see [`shadow_warmth`])...
-pub const WARM_PATCH_RADIUS_PX: usize = 6;
+pub const WARM_PATCH_RADIUS_MM: f64 = 6.0;
 pub const WARM_PATCH_MEAN: f32 = 0.04;
-/// ...when at least this many of them are shadow-labelled (an average of fewer is noise)...
-pub const WARM_PATCH_MIN_PX: usize = 40;
+/// ...when at least this much of it (mm²) is shadow-labelled (an average of fewer is noise)...
+pub const WARM_PATCH_MIN_MM2: f64 = 40.0;
 /// ...and it lies past a full shadow's tint itself by at least this much.
 pub const WARM_PIXEL_MIN: f32 = 0.015;
-/// Shadow pixels this close to a piece (fine pixels, any direction) are left out of that test.
-pub const WARM_NEAR_PIECE_PX: usize = 2;
+/// Shadow pixels this close to a piece (mm, any direction; at least a pixel) are left out of that
+/// test.
+pub const WARM_NEAR_PIECE_MM: f64 = 2.0;
 
 /// What a rectified pixel shows, next to the empty table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -391,18 +393,24 @@ pub fn near_a_piece(labels: &[Label], width: usize, p: usize, d: usize) -> bool 
 
 /// Pixel by pixel, a dark piece whose colour leans the way the shadows do is within the grain's
 /// noise of a shadow; over a patch it is not. Every [`Label::Shadow`] pixel whose
-/// shadow-labelled neighbours (within [`WARM_PATCH_RADIUS_PX`], at least [`WARM_PATCH_MIN_PX`]
+/// shadow-labelled neighbours (within [`WARM_PATCH_RADIUS_MM`], over at least [`WARM_PATCH_MIN_MM2`]
 /// of them) average a `warmth` ([`shadow_warmth`]) of [`WARM_PATCH_MEAN`] or more, and whose
 /// own warmth is at least [`WARM_PIXEL_MIN`], becomes [`Label::Piece`]. Shadow pixels within
-/// [`WARM_NEAR_PIECE_PX`] of a piece take some of its colour (the fine view is blurred): they
+/// [`WARM_NEAR_PIECE_MM`] of a piece take some of its colour (the fine view is blurred): they
 /// neither count nor change. `warmth` holds a value for every shadow pixel of the `width`-wide
 /// image (others are ignored). Returns the pixels relabelled.
-pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) -> Vec<usize> {
+pub fn relabel_warm_patches(
+    labels: &mut [Label],
+    warmth: &[f32],
+    width: usize,
+    mm_per_px: f64,
+) -> Vec<usize> {
     if width == 0 || labels.len() != warmth.len() {
         return Vec::new();
     }
     let height = labels.len() / width;
-    let near_piece = |p: usize| near_a_piece(labels, width, p, WARM_NEAR_PIECE_PX);
+    let near = length_px(WARM_NEAR_PIECE_MM, mm_per_px, 1);
+    let near_piece = |p: usize| near_a_piece(labels, width, p, near);
     // The shadow pixels that count: their warmth, NaN elsewhere.
     let counted: Vec<f32> = (0..labels.len())
         .map(|p| {
@@ -433,7 +441,8 @@ pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) 
             count[at] = count[at - stride] + row_count;
         }
     }
-    let r = WARM_PATCH_RADIUS_PX;
+    let r = length_px(WARM_PATCH_RADIUS_MM, mm_per_px, 1);
+    let min_px = count_px(WARM_PATCH_MIN_MM2, mm_per_px);
     let mut changed = Vec::new();
     for (p, &v) in counted.iter().enumerate() {
         // NaN (not counted) fails this too.
@@ -450,8 +459,7 @@ pub fn relabel_warm_patches(labels: &mut [Label], warmth: &[f32], width: usize) 
             y1 * stride + x1,
         );
         let n = (count[d] + count[a]).saturating_sub(count[b] + count[c]) as usize;
-        if n >= WARM_PATCH_MIN_PX && (sum[d] + sum[a] - sum[b] - sum[c]) / n as f64 >= WARM_PATCH_MEAN as f64
-        {
+        if n >= min_px && (sum[d] + sum[a] - sum[b] - sum[c]) / n as f64 >= WARM_PATCH_MEAN as f64 {
             changed.push(p);
         }
     }
@@ -653,7 +661,7 @@ mod tests {
                 warmth[y * w + x] = 0.08;
             }
         }
-        let changed = relabel_warm_patches(&mut labels, &warmth, w);
+        let changed = relabel_warm_patches(&mut labels, &warmth, w, 1.0);
         assert!(!changed.is_empty());
         // Its pixels whose window is mostly chest (4 or more from its edges).
         let inner = (0..w * h).filter(|&p| (14..22).contains(&(p % w)) && (16..24).contains(&(p / w)));
@@ -669,7 +677,7 @@ mod tests {
         }
         // Nothing to see without warmth.
         let mut plain = vec![Label::Shadow; w * h];
-        assert!(relabel_warm_patches(&mut plain, &vec![f32::NAN; w * h], w).is_empty());
+        assert!(relabel_warm_patches(&mut plain, &vec![f32::NAN; w * h], w, 1.0).is_empty());
     }
 
     #[test]

@@ -21,6 +21,7 @@ use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
 use super::parallel::{WorkerLost, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
+use super::scale::count_px;
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
 use crate::table::{PointMm, PointPx};
@@ -29,16 +30,16 @@ use opencv::imgproc;
 use opencv::prelude::*;
 use std::sync::Arc;
 
-/// Coarse changes smaller than this many coarse pixels are noise.
-pub const MIN_COARSE_AREA_PX: i32 = 3;
+/// Coarse changes smaller than this (mm²) are noise.
+pub const MIN_COARSE_AREA_MM2: f64 = 12.0;
 /// Fine margin around every change, mm.
 pub const REGION_MARGIN_MM: f64 = 8.0;
 /// A piece may show only its top: the region reaches this far up towards the nadir, as the
 /// lean of a point this high (the captain's hat).
 pub const REACH_HEIGHT_MM: f64 = 32.0;
-/// Least size (fine pixels) of a patch of shadow pixels of a top's colour that is a piece's top
-/// (see [`relabel_top_patches`]): a captain's hat shows 20-30 such pixels on a pale grey table.
-const TOP_PATCH_MIN_PX: usize = 12;
+/// Least size (mm²) of a patch of shadow pixels of a top's colour that is a piece's top (see
+/// [`relabel_top_patches`]): a captain's hat shows 20-30 mm² of such pixels on a pale grey table.
+const TOP_PATCH_MIN_MM2: f64 = 12.0;
 /// Blur applied to both views before labelling (noise), Gaussian kernel side in pixels.
 const BLUR_KSIZE: i32 = 3;
 /// The coarse view is labelled in bands of at least this many rows (fewer would cost more in
@@ -279,7 +280,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
             let rs = r[0] as f32 + r[1] as f32 + r[2] as f32;
             *c = palette_reading(tops.palette, tops.white, fp, rs);
         }
-        let min_px = TOP_PATCH_MIN_PX.div_ceil((COARSE_STEP * COARSE_STEP) as usize);
+        let min_px = count_px(TOP_PATCH_MIN_MM2, input.rect.coarse.mm_per_px);
         relabel_top_patches_of(&mut labelled, &colours, width, tops.colours, min_px);
     }
     let mut labels = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, core::Scalar::all(0.0))?;
@@ -332,7 +333,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let mut at_view_edge = Vec::new();
     for k in 1..n {
         let area = *stats.at_2d::<i32>(k, imgproc::CC_STAT_AREA)?;
-        if area < MIN_COARSE_AREA_PX {
+        if usize::try_from(area).unwrap_or(0) < count_px(MIN_COARSE_AREA_MM2, input.rect.coarse.mm_per_px) {
             continue;
         }
         let r = Rect::new(
@@ -701,11 +702,23 @@ fn palette_reading(palette: &Palette, white: [f32; 3], fp: [f32; 3], rs: f32) ->
 /// A piece placed by its top on a pale table (a white captain) may show its dark top (the navy
 /// hat) as dark as a shadow: its pixels are labelled shadow, yet read best as the top's colour,
 /// where the table's own shadows read as another. Every 8-connected patch of at least
-/// [`TOP_PATCH_MIN_PX`] shadow pixels that read best as `top_colours` and as nothing else
+/// [`TOP_PATCH_MIN_MM2`] of shadow pixels that read best as `top_colours` and as nothing else
 /// becomes [`Label::Piece`] (a shadow pixel as near another colour, as the hat's own cast shadow
 /// is to the purple ship's, is not part of it).
-fn relabel_top_patches(labels: &mut [Label], colours: &[PixelColours], width: usize, top_colours: ColourSet) {
-    relabel_top_patches_of(labels, colours, width, top_colours, TOP_PATCH_MIN_PX);
+fn relabel_top_patches(
+    labels: &mut [Label],
+    colours: &[PixelColours],
+    width: usize,
+    top_colours: ColourSet,
+    mm_per_px: f64,
+) {
+    relabel_top_patches_of(
+        labels,
+        colours,
+        width,
+        top_colours,
+        count_px(TOP_PATCH_MIN_MM2, mm_per_px),
+    );
 }
 
 /// [`relabel_top_patches`] with patches of at least `min_px` pixels (the coarse view's are a
@@ -801,13 +814,19 @@ pub fn fine_region(
             ref_sum.push(rs);
         }
     }
-    let warm = relabel_warm_patches(&mut labels, &warmth, w);
+    let warm = relabel_warm_patches(&mut labels, &warmth, w, input.rect.fine.mm_per_px);
     let faint = if input.faint_pieces {
-        relabel_faint_patches(&mut labels, &faint_candidates, w, |p| {
-            let (x, y) = ((p % w) as i32, (p / w) as i32);
-            let r = reference.at_2d::<Vec3b>(y, x).ok()?;
-            faint_change(bgr[p], [r[0] as f32, r[1] as f32, r[2] as f32])
-        })
+        relabel_faint_patches(
+            &mut labels,
+            &faint_candidates,
+            w,
+            input.rect.fine.mm_per_px,
+            |p| {
+                let (x, y) = ((p % w) as i32, (p / w) as i32);
+                let r = reference.at_2d::<Vec3b>(y, x).ok()?;
+                faint_change(bgr[p], [r[0] as f32, r[1] as f32, r[2] as f32])
+            },
+        )
     } else {
         Vec::new()
     };
@@ -826,7 +845,13 @@ pub fn fine_region(
     for p in warm.into_iter().chain(faint).chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
-    relabel_top_patches(&mut labels, &colours, w, input.top_colours);
+    relabel_top_patches(
+        &mut labels,
+        &colours,
+        w,
+        input.top_colours,
+        input.rect.fine.mm_per_px,
+    );
     let fine = &input.rect.fine;
     Ok(Region {
         rect,
@@ -1057,7 +1082,7 @@ mod tests {
         paint(10, 13, 0, 3, HAT);
         paint(14, 18, 4, 8, HAT | PURPLE);
         let before = labels.clone();
-        relabel_top_patches(&mut labels, &colours, width, ColourSet(HAT));
+        relabel_top_patches(&mut labels, &colours, width, ColourSet(HAT), 1.0);
         for (p, (&now, &was)) in labels.iter().zip(&before).enumerate() {
             let (x, y) = (p % width, p / width);
             let hat = (2..6).contains(&x) && (2..6).contains(&y);
@@ -1065,7 +1090,7 @@ mod tests {
         }
         // Nothing is a top where no piece is placed by its top.
         let mut unchanged = before.clone();
-        relabel_top_patches(&mut unchanged, &colours, width, ColourSet(0));
+        relabel_top_patches(&mut unchanged, &colours, width, ColourSet(0), 1.0);
         assert_eq!(unchanged, before);
     }
 }

@@ -6,10 +6,10 @@ use super::marks::{for_each_inside, mark_explained};
 use super::model::{MIN_QUALITY, Model, moments};
 use super::occluder::held_key;
 use super::seeds::{
-    MIN_SEED_OWN_PX, bbox, deepest_pixel, largest_patch_centre_of, largest_seed_patch, mean_mm, split,
+    bbox, deepest_pixel, largest_patch_centre_of, largest_seed_patch, mean_mm, min_seed_own_px, split,
 };
 use super::weights::{MapKey, W_OTHER, WINDOW_MARGIN_MM, Window, weight_map, window_around};
-use super::{Detector, MIN_GAIN_PX};
+use super::{Detector, min_gain_px};
 use crate::table::{PieceKind, PointMm, Shape};
 use crate::vision::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use crate::vision::labels::Label;
@@ -255,7 +255,8 @@ impl Detector {
             } else {
                 PRUNE_AREA_SHARE
             };
-            if own.len() < MIN_SEED_OWN_PX || (own.len() as f64) * px_area < share * model.footprint_area_mm2
+            if own.len() < min_seed_own_px(region)
+                || (own.len() as f64) * px_area < share * model.footprint_area_mm2
             {
                 continue;
             }
@@ -374,7 +375,7 @@ impl Detector {
                         .filter(|(p, _)| covered.binary_search(p).is_err())
                         .map(|(_, &pt)| pt)
                         .collect();
-                    (outside.len() >= MIN_SEED_OWN_PX)
+                    (outside.len() >= min_seed_own_px(region))
                         .then(|| mean_mm(&outside))
                         .filter(|r| r.distance(centre) > CROSS_START_MIN_MM)
                 } else {
@@ -624,7 +625,9 @@ impl Detector {
         // lies on neither. A fit failing there starts again on the seed's largest patch of
         // the model's colours, when the seed shows more of them than one silhouette holds.
         let floor_q = self.quality_needed(model, region, explained, &fit, quality_floor);
-        let fit = if (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) && own.len() as f64 > fit.area_px {
+        let fit = if (fit.quality() < floor_q || fit.gain < min_gain_px(region.mm_per_px))
+            && own.len() as f64 > fit.area_px
+        {
             largest_seed_patch(region, model.colours, explained, seed)
                 .filter(|patch| mean_mm(patch).distance(centre) > SECOND_START_MIN_MM)
                 .and_then(|patch| {
@@ -651,7 +654,10 @@ impl Detector {
         // [`CRESCENT_MAX_SHARE`] of a footprint, it is looked for again on a grid over every
         // footprint centre that could show the seed's pixels.
         let crescent = own.len() as f64 * px_area < CRESCENT_MAX_SHARE * model.footprint_area_mm2;
-        let fit = if model.round && crescent && (fit.quality() < floor_q || fit.gain < MIN_GAIN_PX) {
+        let fit = if model.round
+            && crescent
+            && (fit.quality() < floor_q || fit.gain < min_gain_px(region.mm_per_px))
+        {
             self.round_from_grid(model, map, view, centre)
                 .filter(|f| f.gain > fit.gain)
                 .unwrap_or(fit)
@@ -704,7 +710,7 @@ impl Detector {
             < self
                 .quality_needed(model, region, explained, &fit, quality_floor)
                 .max(least)
-            || fit.gain < MIN_GAIN_PX
+            || fit.gain < min_gain_px(region.mm_per_px)
         {
             return None;
         }

@@ -3,7 +3,7 @@
 
 use super::marks::for_each_inside;
 use super::model::Model;
-use super::seeds::{MIN_SEED_OWN_PX, split};
+use super::seeds::{min_seed_own_px, split};
 use super::weights::weighs_held;
 use super::{Detection, Detector};
 use crate::table::polygon::grid_share;
@@ -107,7 +107,7 @@ impl Detector {
                     }
                 }
             });
-            if deck.len() < MIN_SEED_OWN_PX {
+            if deck.len() < min_seed_own_px(region) {
                 continue;
             }
             unread.sort_unstable_by_key(|u| u.0);
@@ -123,7 +123,7 @@ impl Detector {
                     (level(p) < DECK_LOAD_DARKER * lit && treasures.contains_any(best)) || best & kin != 0
                 })
                 .collect();
-            if freed.len() + unread.len() < MIN_SEED_OWN_PX {
+            if freed.len() + unread.len() < min_seed_own_px(region) {
                 continue;
             }
             for &p in &freed {

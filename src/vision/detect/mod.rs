@@ -40,6 +40,7 @@ use super::region::Region;
 use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::games::crash_octopus::DieTop;
 use crate::table::{PieceKind, PointMm, PolygonMm, Shape};
+use crate::vision::scale::count_px;
 use best_fit::Best;
 use decks::Deck;
 pub use die::die_top;
@@ -47,11 +48,12 @@ pub use marks::for_each_inside;
 use marks::{drop_treasures_inside_pieces, mark_explained, remarked};
 use model::is_solid;
 pub use model::{
-    MIN_GAIN_PX, MIN_QUALITY, MIN_QUALITY_INSIDE, MIN_QUALITY_PALER_TABLE, MIN_QUALITY_TABLE_LIKE, Model,
+    MIN_GAIN_MM2, MIN_QUALITY, MIN_QUALITY_INSIDE, MIN_QUALITY_PALER_TABLE, MIN_QUALITY_TABLE_LIKE, Model,
+    min_gain_px,
 };
 use occluder::{Occluder, occluders_of};
 pub use refit::{fit_at, refit_as, repose};
-use seeds::{MIN_SEED_OWN_PX, split, unexplained};
+use seeds::{min_seed_own_px, split, unexplained};
 use untangle::{HULL_RETRY_TURNS, ROUND_AGAIN_STARTS, UNTANGLED_HULL_QUALITY};
 use weights::{WINDOW_MARGIN_MM, weight_map, window_around};
 
@@ -61,8 +63,8 @@ use weights::{WINDOW_MARGIN_MM, weight_map, window_around};
 /// as gold).
 const NEAR_PIECES_SHARE: f64 = 0.25;
 /// Pieces left unexplained by the final poses are looked at again when they show at least this
-/// many pixels (a treasure's top is ~150).
-const SECOND_LOOK_MIN_PX: usize = 150;
+/// much (mm²; a treasure's top is ~150).
+const SECOND_LOOK_MIN_MM2: f64 = 150.0;
 /// Most pieces one region may hold (a guard against runaway loops).
 const MAX_PIECES_PER_REGION: usize = 64;
 /// The mark of pixels a kept piece explains ([`Detector::detect_around`]): above any detection's.
@@ -248,8 +250,9 @@ impl Detector {
         let left: Vec<Vec<usize>> = split(region, &all, &explained)
             .into_iter()
             .filter(|s| {
-                s.len() >= SECOND_LOOK_MIN_PX
-                    && s.iter().filter(|&&p| first_marks[p] != 0).count() as f64 >= MIN_GAIN_PX
+                s.len() >= count_px(SECOND_LOOK_MIN_MM2, region.mm_per_px)
+                    && s.iter().filter(|&&p| first_marks[p] != 0).count() as f64
+                        >= min_gain_px(region.mm_per_px)
             })
             .collect();
         if !left.is_empty() {
@@ -296,7 +299,7 @@ impl Detector {
                 break;
             }
             let seed: Vec<usize> = seed.into_iter().filter(|&p| explained[p] == 0).collect();
-            if seed.len() < MIN_SEED_OWN_PX {
+            if seed.len() < min_seed_own_px(region) {
                 continue;
             }
             let inside = seed.iter().filter(|&&p| self.covered[p] != 0).count();
@@ -356,7 +359,7 @@ impl Detector {
             };
             let k = detections.len() as u16 + 1;
             let marked = mark_explained(region, &models[mi], &fit.silhouette, explained, k, on_shadows);
-            if (marked as f64) < MIN_GAIN_PX {
+            if (marked as f64) < min_gain_px(region.mm_per_px) {
                 continue;
             }
             self.cover(region, &models[mi], &fit.silhouette);

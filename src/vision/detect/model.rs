@@ -4,6 +4,7 @@
 use crate::games::crash_octopus::{PlayerColor, TreasureType};
 use crate::table::{CatalogEntry, PieceKind, PointMm, PolygonMm, Shape};
 use crate::vision::colour::ColourSet;
+use crate::vision::scale::area_px;
 use crate::vision::solid::Solid;
 use crate::vision::view::{Pose2, Viewpoint};
 
@@ -29,8 +30,14 @@ pub const MIN_QUALITY_PALER_TABLE: f64 = 0.1;
 /// ...and for a piece seen mostly inside pieces already found (a treasure on a deck must fit
 /// its own shape well, the rest of a ship's pixels do not).
 pub const MIN_QUALITY_INSIDE: f64 = 0.55;
-/// ...and it explains at least this many pixels.
-pub const MIN_GAIN_PX: f64 = 25.0;
+/// ...and it explains at least this much (mm²: see [`min_gain_px`]).
+pub const MIN_GAIN_MM2: f64 = 25.0;
+
+/// [`MIN_GAIN_MM2`] in the pixels of a view `mm_per_px` millimetres a pixel (a fit's gain counts
+/// pixels).
+pub fn min_gain_px(mm_per_px: f64) -> f64 {
+    area_px(MIN_GAIN_MM2, mm_per_px)
+}
 /// A footprint whose principal second moments differ by less than this ratio is turned through
 /// evenly spaced start angles rather than from the pixels' orientation.
 const ISOTROPY_RATIO: f64 = 1.35;

@@ -7,7 +7,7 @@ use super::model::{MIN_QUALITY, Model};
 use super::occluder::{Occluder, occluders_of};
 use super::untangle::{UNTANGLE_GRID_RADIUS_MM, UNTANGLE_GRID_STEP_MM, UNTANGLE_GRID_TURNS};
 use super::weights::{WINDOW_MARGIN_MM, weight_map, window_around};
-use super::{Detection, MIN_GAIN_PX};
+use super::{Detection, min_gain_px};
 use crate::vision::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use crate::vision::raster::ScoreScratch;
 use crate::vision::region::Region;
@@ -104,14 +104,14 @@ pub fn refit_as(
         Precision::FINAL,
         &mut scratch,
     )?;
-    (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= MIN_GAIN_PX).then_some(fit)
+    (fit.quality() >= floor_for(m, MIN_QUALITY) && fit.gain >= min_gain_px(map.mm_per_px)).then_some(fit)
 }
 
 /// `at` fitted afresh as its own model once the region's `others` are found and explain their
 /// pixels: from the best poses of a grid about its centre (as [`Detector::untangle`](super::Detector::untangle)'s), within
 /// [`REPOSE_MARGIN_MM`] beyond its reach. The new fit when it explains at least
 /// [`REPOSE_MIN_GAIN_SHARE`] more than `at`'s pose does in the same light (and
-/// [`MIN_GAIN_PX`]), else `None`. A ship is fitted before the treasures on its deck and the
+/// [`min_gain_px(map.mm_per_px)`]), else `None`. A ship is fitted before the treasures on its deck and the
 /// anchor beside it are found, while their pixels still count against it; a pose turned or
 /// slid off its hull may then explain more than the true one, which wins once they are found.
 pub fn repose(
@@ -172,6 +172,7 @@ pub fn repose(
         Precision::FINAL,
         &mut scratch,
     )?;
-    let better = fit.gain >= now.gain + (now.gain.abs() * REPOSE_MIN_GAIN_SHARE).max(MIN_GAIN_PX);
+    let better =
+        fit.gain >= now.gain + (now.gain.abs() * REPOSE_MIN_GAIN_SHARE).max(min_gain_px(map.mm_per_px));
     (better && fit.quality() >= floor_for(m, MIN_QUALITY)).then_some(fit)
 }

@@ -9,9 +9,15 @@ use crate::table::PointMm;
 use crate::vision::colour::ColourSet;
 use crate::vision::labels::Label;
 use crate::vision::region::Region;
+use crate::vision::scale::count_px;
 
-/// Seeds smaller than this (fine pixels of the model's colours) are not fitted.
-pub(super) const MIN_SEED_OWN_PX: usize = 12;
+/// Seeds smaller than this (mm² of the model's colours) are not fitted (see [`min_seed_own_px`]).
+pub(super) const MIN_SEED_OWN_MM2: f64 = 12.0;
+
+/// [`MIN_SEED_OWN_MM2`] in pixels of `region`.
+pub(super) fn min_seed_own_px(region: &Region) -> usize {
+    count_px(MIN_SEED_OWN_MM2, region.mm_per_px)
+}
 /// The centre of the largest connected patch of unexplained pixels showing `model`'s colours
 /// best in `win`.
 pub(super) fn largest_patch_centre(
@@ -145,7 +151,7 @@ fn bbox_in(width: usize, pixels: &[usize]) -> (usize, usize, usize, usize) {
 }
 
 /// The unexplained pixels of `pixels` (region indices), in 8-connected pieces of at least
-/// [`MIN_SEED_OWN_PX`].
+/// [`MIN_SEED_OWN_MM2`].
 pub(super) fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
     let w = region.width;
     // Marks over the pixels' bounding box only: a seed is small beside its region.
@@ -192,7 +198,7 @@ pub(super) fn split(region: &Region, pixels: &[usize], explained: &[u16]) -> Vec
                 }
             }
         }
-        if comp.len() >= MIN_SEED_OWN_PX {
+        if comp.len() >= min_seed_own_px(region) {
             out.push(comp);
         }
     }

@@ -829,7 +829,7 @@ fn split_plainly(width: usize, pixels: &[usize], explained: &[u16]) -> Vec<Vec<u
                 }
             }
         }
-        if comp.len() >= MIN_SEED_OWN_PX {
+        if comp.len() >= super::seeds::MIN_SEED_OWN_MM2 as usize {
             out.push(comp);
         }
     }

@@ -7,7 +7,7 @@ use super::occluder::occluders_of;
 use super::refit::REPOSE_MIN_GAIN_SHARE;
 use super::seeds::largest_patch_centre;
 use super::weights::{WINDOW_MARGIN_MM, Window, weight_map, window_around};
-use super::{Detection, Detector, MIN_GAIN_PX};
+use super::{Detection, Detector, min_gain_px};
 use crate::table::{PieceKind, PointMm, Shape};
 use crate::vision::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use crate::vision::raster::{ScoreScratch, WeightMap};
@@ -135,7 +135,9 @@ impl Detector {
                 let total = pair.hull.gain + pair.other.gain;
                 if pair.other.quality() >= FREED_OTHER_QUALITY
                     && pair.hull.quality() >= mh.min_quality
-                    && pair.hull_alone.is_some_and(|alone| total >= alone + MIN_GAIN_PX)
+                    && pair
+                        .hull_alone
+                        .is_some_and(|alone| total >= alone + min_gain_px(region.mm_per_px))
                     && freed.as_ref().is_none_or(|f| total > f.0)
                 {
                     freed = Some((total, mi, pair));
@@ -160,7 +162,7 @@ impl Detector {
     /// and its anchor are untangled, and while their pixels still counted against it the pair
     /// may have settled with the ship turned across its anchor. The pair's new fits (final
     /// precision) when between them they explain at least [`REPOSE_MIN_GAIN_SHARE`] more than
-    /// the old ones (and [`MIN_GAIN_PX`]) and each fits as well as its model needs, else `None`.
+    /// the old ones (and [`min_gain_px(region.mm_per_px)`]) and each fits as well as its model needs, else `None`.
     pub fn repose_pair(
         &mut self,
         region: &Region,
@@ -193,7 +195,7 @@ impl Detector {
         let (_, map_a) = left_by(region, ma, &base, mh, &old_h, hk, win);
         let old_a = score_at(&ma.solid, &map_a, view, detections[a].fit.pose, &mut self.scratch)?;
         let (old, new) = (old_h.gain + old_a.gain, pair.hull.gain + pair.other.gain);
-        if new < old + (old.abs() * REPOSE_MIN_GAIN_SHARE).max(MIN_GAIN_PX) {
+        if new < old + (old.abs() * REPOSE_MIN_GAIN_SHARE).max(min_gain_px(region.mm_per_px)) {
             return None;
         }
         // Each to its final pose with the other's new pixels explained.
