@@ -681,6 +681,22 @@ mod tests {
     }
 
     #[test]
+    fn a_warm_patch_is_measured_on_the_table_not_in_pixels() {
+        // The same 16 mm chest seen at 2 mm a pixel: 8 x 8 pixels among shadows of no warmth.
+        let (w, h) = (30, 20);
+        let mut labels = vec![Label::Shadow; w * h];
+        let chest = |p: usize| (5..13).contains(&(p % w)) && (6..14).contains(&(p / w));
+        let warmth: Vec<f32> = (0..w * h).map(|p| if chest(p) { 0.06 } else { 0.0 }).collect();
+        let changed = relabel_warm_patches(&mut labels, &warmth, w, 2.0);
+        // Its middle turns (its square of 6 mm holds 49 mm² of warm shadow, at least the 40
+        // needed); counted in pixels (a radius of 6, at least 40 of them) no pixel would.
+        for p in (0..w * h).filter(|&p| (8..10).contains(&(p % w)) && (9..11).contains(&(p / w))) {
+            assert_eq!(labels[p], Label::Piece, "chest pixel {p}");
+        }
+        assert!(changed.iter().all(|&p| chest(p)));
+    }
+
+    #[test]
     fn shadows_pieces_and_table() {
         let table = [150.0, 170.0, 200.0];
         let scaled = |k: f32| [table[0] * k, table[1] * k, table[2] * k];

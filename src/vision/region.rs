@@ -1093,4 +1093,28 @@ mod tests {
         relabel_top_patches(&mut unchanged, &colours, width, ColourSet(0), 1.0);
         assert_eq!(unchanged, before);
     }
+
+    #[test]
+    fn a_hat_is_as_large_on_the_table_at_any_scale() {
+        const HAT: u32 = 0b0100;
+        // A hat of 16 mm² and a fleck of 8 mm², both seen at 2 mm a pixel: 4 pixels and 2 (a
+        // hat needs 12 mm², 3 pixels). Counted in pixels, the hat would need 12 of them too.
+        let width = 12;
+        let mut labels = vec![Label::Table; width * 4];
+        let mut colours = vec![PixelColours::default(); width * 4];
+        for p in [0, 1, width, width + 1, 6, 7] {
+            labels[p] = Label::Shadow;
+            colours[p] = PixelColours {
+                best: HAT,
+                compatible: HAT,
+            };
+        }
+        relabel_top_patches(&mut labels, &colours, width, ColourSet(HAT), 2.0);
+        for p in [0, 1, width, width + 1] {
+            assert_eq!(labels[p], Label::Piece, "hat pixel {p}");
+        }
+        for p in [6, 7] {
+            assert_eq!(labels[p], Label::Shadow, "fleck pixel {p}");
+        }
+    }
 }
