@@ -331,9 +331,10 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let mut components = Vec::new();
     let mut ids = Vec::new();
     let mut at_view_edge = Vec::new();
+    let min_area_px = count_px(MIN_COARSE_AREA_MM2, input.rect.coarse.mm_per_px);
     for k in 1..n {
         let area = *stats.at_2d::<i32>(k, imgproc::CC_STAT_AREA)?;
-        if usize::try_from(area).unwrap_or(0) < count_px(MIN_COARSE_AREA_MM2, input.rect.coarse.mm_per_px) {
+        if usize::try_from(area).unwrap_or(0) < min_area_px {
             continue;
         }
         let r = Rect::new(

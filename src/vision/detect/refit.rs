@@ -111,8 +111,8 @@ pub fn refit_as(
 /// pixels: from the best poses of a grid about its centre (as [`Detector::untangle`](super::Detector::untangle)'s), within
 /// [`REPOSE_MARGIN_MM`] beyond its reach. The new fit when it explains at least
 /// [`REPOSE_MIN_GAIN_SHARE`] more than `at`'s pose does in the same light (and
-/// [`min_gain_px(map.mm_per_px)`]), else `None`. A ship is fitted before the treasures on its deck and the
-/// anchor beside it are found, while their pixels still count against it; a pose turned or
+/// [`MIN_GAIN_MM2`](super::MIN_GAIN_MM2)), else `None`. A ship is fitted before the treasures on
+/// its deck and the anchor beside it are found, while their pixels still count against it; a pose turned or
 /// slid off its hull may then explain more than the true one, which wins once they are found.
 pub fn repose(
     region: &Region,

@@ -162,7 +162,8 @@ impl Detector {
     /// and its anchor are untangled, and while their pixels still counted against it the pair
     /// may have settled with the ship turned across its anchor. The pair's new fits (final
     /// precision) when between them they explain at least [`REPOSE_MIN_GAIN_SHARE`] more than
-    /// the old ones (and [`min_gain_px(region.mm_per_px)`]) and each fits as well as its model needs, else `None`.
+    /// the old ones (and [`MIN_GAIN_MM2`](super::MIN_GAIN_MM2)) and each fits as well as its model
+    /// needs, else `None`.
     pub fn repose_pair(
         &mut self,
         region: &Region,
