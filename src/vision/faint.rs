@@ -334,7 +334,8 @@ mod tests {
     }
 
     /// [`relabel_faint_patches`] as the rule reads: every table pixel's square summed afresh,
-    /// with no count of candidates first.
+    /// with no count of candidates first. At 1 mm a pixel, as the tests call both, the
+    /// thresholds in mm and mm² count pixels.
     fn plain_relabel(
         labels: &mut [Label],
         candidates: &[bool],

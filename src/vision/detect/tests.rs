@@ -798,7 +798,9 @@ fn the_deepest_pixel_of_a_head_among_tentacles_is_the_heads_centre() {
     );
 }
 
-/// [`split`] as first written: marks and neighbours by region index, a division apiece.
+/// [`split`] as first written: marks and neighbours by region index, a division apiece. The
+/// regions it is compared on are 1 mm a pixel, where [`super::seeds::MIN_SEED_OWN_MM2`] counts
+/// pixels.
 fn split_plainly(width: usize, pixels: &[usize], explained: &[u16]) -> Vec<Vec<usize>> {
     let height = pixels.iter().map(|&p| p / width + 1).max().unwrap_or(0);
     let mut member = vec![false; width * height];
