@@ -14,6 +14,7 @@
 //! ([`shadow_fall`]): the side of pieces their shadows lie on more often than the other side.
 
 use super::labels::Label;
+use super::rims::{Enclosure, grown_box};
 use std::collections::HashMap;
 
 /// Directions tried for the fall of shadows (evenly spread over the circle).
@@ -170,10 +171,34 @@ pub fn relabel_casterless_shadows(
     mm_per_px: f64,
     lengths: ShadowLengths,
 ) -> Vec<usize> {
-    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, lengths, Walk::new)
+    relabel_casterless_shadows_with(labels, width, fall, mm_per_px, lengths, EnclosedTable::Bare)
 }
 
-/// [`relabel_casterless_shadows`] with its walks made by `walk` (from a direction and a reach):
+/// What bare table enclosed by other labels near a patch (an [`Enclosure`] of the box round it)
+/// is to the patch's core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnclosedTable {
+    /// Bare table like any other.
+    Bare,
+    /// Part of the patch: a box whose lit top passes for the table shows flecks of it through
+    /// its shaded look ([`crate::vision::rims`]).
+    Patch,
+}
+
+/// [`relabel_casterless_shadows`], with table enclosed by other labels counted as `enclosed`
+/// says.
+pub fn relabel_casterless_shadows_with(
+    labels: &mut [Label],
+    width: usize,
+    fall: ShadowFall,
+    mm_per_px: f64,
+    lengths: ShadowLengths,
+    enclosed: EnclosedTable,
+) -> Vec<usize> {
+    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, lengths, enclosed, Walk::new)
+}
+
+/// [`relabel_casterless_shadows_with`] with its walks made by `walk` (from a direction and a reach):
 /// the tests compare [`Walk::new`] with walks rounding every step from the pixel.
 fn relabel_casterless_shadows_by(
     labels: &mut [Label],
@@ -181,71 +206,29 @@ fn relabel_casterless_shadows_by(
     fall: ShadowFall,
     mm_per_px: f64,
     lengths: ShadowLengths,
+    enclosed: EnclosedTable,
     walk: impl Fn([f64; 2], usize) -> Walk,
 ) -> Vec<usize> {
     if !is_image(labels, width, mm_per_px) {
         return Vec::new();
     }
-    let height = labels.len() / width;
-    let casters = large_piece_ids(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
-    let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
-    let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
-    let walks: Vec<Walk> = WALK_TURNS_RAD
-        .iter()
-        .map(|t| {
-            let (s, c) = t.sin_cos();
-            let [dx, dy] = fall.dir;
-            walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
-        })
-        .collect();
-    // A walk from shadow pixel `p`: where it ends. With `past`, it goes on past the casters it
-    // meets and `seen` hears of each (its id and the walk's length to it, in steps); without, it
-    // ends at the first.
-    let walk_from =
-        |walk: &Walk, p: usize, steps: usize, past: bool, seen: &mut dyn FnMut(u32, usize)| -> WalkEnd {
-            let (xi, yi) = ((p % width) as isize, (p / width) as isize);
-            let mut table_run = 0;
-            let mut on = 0u32;
-            for ((qx, qy), k) in walk.from(xi, yi).zip(1..).take(steps) {
-                match index(width, height, qx, qy).map(|q| (labels[q], q)) {
-                    None | Some((Label::Outside, _)) if on == 0 => return WalkEnd::OutOfSight,
-                    None | Some((Label::Outside, _)) => break,
-                    Some((Label::Piece, q)) if casters[q] != 0 => {
-                        table_run = 0;
-                        if casters[q] != on {
-                            on = casters[q];
-                            seen(on, k);
-                            if !past {
-                                return WalkEnd::Caster(on, k);
-                            }
-                        }
-                    }
-                    Some((Label::Table, _)) => {
-                        table_run += 1;
-                        if table_run > gap {
-                            break;
-                        }
-                    }
-                    // Small piece flecks are crossed like the shadow they lie in.
-                    Some((Label::Shadow | Label::Piece, _)) => table_run = 0,
-                }
-            }
-            WalkEnd::Nothing
-        };
+    let walker = Walker::new(labels, width, fall, mm_per_px, walk);
+    let height = walker.height;
+    let walks = &walker.walks;
+    let reach = walker.reach;
+    let walk_from = |walk: &Walk, p: usize, steps: usize, past: bool, seen: &mut dyn FnMut(u32, usize)| {
+        walker.walk_from(walk, p, steps, past, seen)
+    };
     // Per shadow pixel, where its walks end: the first that meets a caster or leaves the seen
     // table; to measure shadows ([`ShadowLengths::Shown`]), the nearest caster any walk meets,
     // unless one leaves the seen table first.
     let first_end = |p: usize| match lengths {
-        ShadowLengths::Any => walks
-            .iter()
-            .map(|w| walk_from(w, p, reach, false, &mut |_, _| {}))
-            .find(|end| *end != WalkEnd::Nothing)
-            .unwrap_or(WalkEnd::Nothing),
+        ShadowLengths::Any => walker.first_end(p),
         ShadowLengths::Shown => {
             // Each later walk only as far as the nearest caster yet: beyond it, a walk that
             // leaves the seen table is found again below, should the pixel be looked at again.
             let mut nearest = WalkEnd::Nothing;
-            for w in &walks {
+            for w in walks {
                 let steps = match nearest {
                     WalkEnd::Caster(_, k) => k - 1,
                     _ => reach,
@@ -294,22 +277,150 @@ fn relabel_casterless_shadows_by(
         }
     };
     let r = (CORE_RADIUS_MM / mm_per_px).round().max(1.0) as isize;
-    let core = |p: usize| {
-        let (x, y) = ((p % width) as isize, (p / width) as isize);
-        (-r..=r).all(|dy| {
-            (-r..=r).all(|dx| index(width, height, x + dx, y + dy).is_some_and(|q| labels[q] != Label::Table))
-        })
-    };
     let min_core = (CASTERLESS_MIN_CORE_MM2 / (mm_per_px * mm_per_px)).ceil() as usize;
+    // A patch's core, its enclosed table counting as it or as bare table (`enclosed`).
+    let core_of = |patch: &[usize]| {
+        let inside = (enclosed == EnclosedTable::Patch).then(|| {
+            let (x0, y0, x1, y1) = grown_box(patch, width, r as usize + 1);
+            Enclosure::of_box(labels, width, x0, y0, x1, y1)
+        });
+        let bare =
+            |q: usize| labels[q] == Label::Table && inside.as_ref().is_none_or(|e| !e.contains(q, width));
+        let core = |p: usize| {
+            let (x, y) = ((p % width) as isize, (p / width) as isize);
+            (-r..=r)
+                .all(|dy| (-r..=r).all(|dx| index(width, height, x + dx, y + dy).is_some_and(|q| !bare(q))))
+        };
+        patch.iter().filter(|&&p| core(p)).take(min_core).count()
+    };
     let changed: Vec<usize> = patches(width, height, |p| unexplained[p])
         .into_iter()
-        .filter(|patch| patch.iter().filter(|&&p| core(p)).take(min_core).count() >= min_core)
+        .filter(|patch| patch.len() >= min_core && core_of(patch) >= min_core)
         .flatten()
         .collect();
     for &p in &changed {
         labels[p] = Label::Piece;
     }
     changed
+}
+
+/// For each shadow pixel of `pixels` (others: `false`), whether a walk towards the light meets a
+/// caster or leaves the seen table, as [`relabel_casterless_shadows`] walks with
+/// [`ShadowLengths::Any`].
+pub fn cast_shadows(
+    labels: &[Label],
+    width: usize,
+    fall: ShadowFall,
+    mm_per_px: f64,
+    pixels: &[usize],
+) -> Vec<bool> {
+    if !is_image(labels, width, mm_per_px) {
+        return vec![false; pixels.len()];
+    }
+    let walker = Walker::new(labels, width, fall, mm_per_px, Walk::new);
+    pixels
+        .iter()
+        .map(|&p| labels.get(p) == Some(&Label::Shadow) && walker.first_end(p) != WalkEnd::Nothing)
+        .collect()
+}
+
+/// The walks towards the light over one label image, and the casters they may meet.
+struct Walker<'a> {
+    labels: &'a [Label],
+    width: usize,
+    height: usize,
+    /// Per pixel, its caster's id (see [`large_piece_ids`]).
+    casters: Vec<u32>,
+    /// One per turn of [`WALK_TURNS_RAD`].
+    walks: Vec<Walk>,
+    /// Steps of a walk: [`SHADOW_REACH_MM`].
+    reach: usize,
+    /// Longest run of bare table crossed, pixels: [`CASTER_GAP_MM`].
+    gap: usize,
+}
+
+impl<'a> Walker<'a> {
+    fn new(
+        labels: &'a [Label],
+        width: usize,
+        fall: ShadowFall,
+        mm_per_px: f64,
+        walk: impl Fn([f64; 2], usize) -> Walk,
+    ) -> Self {
+        let height = labels.len() / width;
+        let casters = large_piece_ids(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
+        let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
+        let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
+        let walks = WALK_TURNS_RAD
+            .iter()
+            .map(|t| {
+                let (s, c) = t.sin_cos();
+                let [dx, dy] = fall.dir;
+                walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
+            })
+            .collect();
+        Self {
+            labels,
+            width,
+            height,
+            casters,
+            walks,
+            reach,
+            gap,
+        }
+    }
+
+    /// A walk from shadow pixel `p`: where it ends. With `past`, it goes on past the casters it
+    /// meets and `seen` hears of each (its id and the walk's length to it, in steps); without,
+    /// it ends at the first.
+    fn walk_from(
+        &self,
+        walk: &Walk,
+        p: usize,
+        steps: usize,
+        past: bool,
+        seen: &mut dyn FnMut(u32, usize),
+    ) -> WalkEnd {
+        let (width, height, labels, casters) = (self.width, self.height, self.labels, &self.casters);
+        let (xi, yi) = ((p % width) as isize, (p / width) as isize);
+        let mut table_run = 0;
+        let mut on = 0u32;
+        for ((qx, qy), k) in walk.from(xi, yi).zip(1..).take(steps) {
+            match index(width, height, qx, qy).map(|q| (labels[q], q)) {
+                None | Some((Label::Outside, _)) if on == 0 => return WalkEnd::OutOfSight,
+                None | Some((Label::Outside, _)) => break,
+                Some((Label::Piece, q)) if casters[q] != 0 => {
+                    table_run = 0;
+                    if casters[q] != on {
+                        on = casters[q];
+                        seen(on, k);
+                        if !past {
+                            return WalkEnd::Caster(on, k);
+                        }
+                    }
+                }
+                Some((Label::Table, _)) => {
+                    table_run += 1;
+                    if table_run > self.gap {
+                        break;
+                    }
+                }
+                // Small piece flecks are crossed like the shadow they lie in.
+                Some((Label::Shadow | Label::Piece, _)) => table_run = 0,
+            }
+        }
+        WalkEnd::Nothing
+    }
+
+    /// Where the first of the walks from `p` that meets a caster or leaves the seen table ends
+    /// ([`ShadowLengths::Any`]).
+    fn first_end(&self, p: usize) -> WalkEnd {
+        self.walks
+            .iter()
+            .map(|w| self.walk_from(w, p, self.reach, false, &mut |_, _| {}))
+            .find(|end| *end != WalkEnd::Nothing)
+            .unwrap_or(WalkEnd::Nothing)
+    }
 }
 
 /// Where a walk towards the light from a shadow pixel ends.
@@ -417,6 +528,26 @@ fn large_piece_ids(labels: &[Label], width: usize, height: usize, min_px: f64) -
 
 /// The 8-connected patches of the pixels of a `width x height` image that are `member`.
 pub(crate) fn patches(width: usize, height: usize, member: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
+    patches_joined(width, height, Joined::Eight, member)
+}
+
+/// Which neighbours join a pixel to its patch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Joined {
+    /// Left, right, above, below.
+    Four,
+    /// And the diagonals.
+    Eight,
+}
+
+/// The patches of the pixels of a `width x height` image that are `member`, pixels joined as
+/// `joined` says. Each patch starts with its first pixel in row order.
+pub(crate) fn patches_joined(
+    width: usize,
+    height: usize,
+    joined: Joined,
+    member: impl Fn(usize) -> bool,
+) -> Vec<Vec<usize>> {
     let mut seen = vec![false; width * height];
     let mut out = Vec::new();
     let mut stack = Vec::new();
@@ -432,6 +563,9 @@ pub(crate) fn patches(width: usize, height: usize, member: impl Fn(usize) -> boo
             let (x, y) = ((p % width) as isize, (p / width) as isize);
             for dy in -1..=1 {
                 for dx in -1..=1 {
+                    if joined == Joined::Four && dx != 0 && dy != 0 {
+                        continue;
+                    }
                     if let Some(q) = index(width, height, x + dx, y + dy)
                         && !seen[q]
                         && member(q)
@@ -561,6 +695,7 @@ mod tests {
                     fall,
                     mm_per_px,
                     lengths,
+                    EnclosedTable::Bare,
                     Walk::rounded_every_step,
                 );
                 assert_eq!(got, want, "case {case} {lengths:?}");
@@ -771,5 +906,66 @@ mod tests {
         assert_eq!(cup_shadow_off(0), 0);
         assert_eq!(cup_shadow_off(3), 0);
         assert_eq!(cup_shadow_off(12), 30 * 25);
+    }
+
+    #[test]
+    fn flecks_of_table_a_shadow_encloses_count_for_its_core_only_where_boxes_may_pass_for_table() {
+        // A box whose top passes for the table, 22 x 16 mm, no caster near: its top reads
+        // shadow with flecks of table every 5 mm (no 13 x 13 square free of them).
+        let (w, h) = (60, 50);
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let boxed = || {
+            let mut labels = image(
+                w,
+                h,
+                |x, y| (15..37).contains(&x) && (15..31).contains(&y),
+                |_, _| false,
+            );
+            for y in (17..30).step_by(5) {
+                for x in (17..36).step_by(5) {
+                    labels[y * w + x] = Label::Table;
+                }
+            }
+            labels
+        };
+        let mut bare = boxed();
+        let flecks = (0..w * h)
+            .filter(|&p| {
+                (15..37).contains(&(p % w)) && (15..31).contains(&(p / w)) && bare[p] == Label::Table
+            })
+            .count();
+        assert_eq!(flecks, 12);
+        assert!(
+            relabel_casterless_shadows_with(&mut bare, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+                .is_empty()
+        );
+        let mut patch = boxed();
+        let changed = relabel_casterless_shadows_with(
+            &mut patch,
+            w,
+            fall,
+            1.0,
+            ShadowLengths::Any,
+            EnclosedTable::Patch,
+        );
+        assert_eq!(changed.len(), 22 * 16 - flecks);
+        // Table the shadow does not enclose is bare either way: a notch open to the table.
+        let mut notched = boxed();
+        for y in 15..31 {
+            for x in 24..27 {
+                notched[y * w + x] = Label::Table;
+            }
+        }
+        assert!(
+            relabel_casterless_shadows_with(
+                &mut notched,
+                w,
+                fall,
+                1.0,
+                ShadowLengths::Any,
+                EnclosedTable::Patch
+            )
+            .is_empty()
+        );
     }
 }

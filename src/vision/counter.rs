@@ -254,6 +254,7 @@ pub fn fit_crab(
         shadow_colours: false,
         top_colours: ColourSet(0),
         faint_pieces: false,
+        rims: false,
     };
     let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;
     let mut detector = Detector::default();

@@ -25,6 +25,7 @@ pub mod parallel;
 pub mod raster;
 pub mod rectify;
 pub mod region;
+pub mod rims;
 pub mod scale;
 pub mod solid;
 pub mod stacked;

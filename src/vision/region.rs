@@ -15,12 +15,13 @@
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
 
 use super::VisionError;
-use super::caster::{ShadowLengths, patches, relabel_casterless_shadows, shadow_fall};
+use super::caster::{EnclosedTable, ShadowLengths, patches, relabel_casterless_shadows_with, shadow_fall};
 use super::colour::{ColourSet, Palette, PixelColours};
 use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
 use super::parallel::{WorkerLost, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
+use super::rims::relabel_rims;
 use super::scale::count_px;
 use super::view::Viewpoint;
 use crate::calibrate::rectify::RectifyGrid;
@@ -164,6 +165,9 @@ pub struct CoarseInputs<'a> {
     pub view_edge: &'a [(i32, i32)],
     /// Threads the labelling may use (the labels are the same on any number).
     pub threads: usize,
+    /// Rims of shadow round table are boxes ([`relabel_rims`]): some piece in play passes for the
+    /// table when as dim as it.
+    pub rims: bool,
     /// The pieces placed by their tops, whose tops may read as shadow ([`relabel_top_patches`]).
     pub tops: Option<Tops<'a>>,
 }
@@ -175,6 +179,16 @@ pub struct Tops<'a> {
     pub palette: &'a Palette,
     pub white: [f32; 3],
     pub colours: ColourSet,
+}
+
+/// What table enclosed by other labels is to a casterless shadow's core: part of it where rims
+/// are boxes ([`CoarseInputs::rims`]).
+fn enclosed_table(rims: bool) -> EnclosedTable {
+    if rims {
+        EnclosedTable::Patch
+    } else {
+        EnclosedTable::Bare
+    }
 }
 
 /// Blurs an 8-bit image the way both views are blurred before labelling.
@@ -257,13 +271,17 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     }
     let width = cols.max(0) as usize;
     balance.shadow_fall = shadow_fall(&labelled, width, input.rect.coarse.mm_per_px);
+    if let Some(fall) = balance.shadow_fall.filter(|_| input.rims) {
+        relabel_rims(&mut labelled, width, fall, input.rect.coarse.mm_per_px);
+    }
     if let Some(fall) = balance.shadow_fall {
-        relabel_casterless_shadows(
+        relabel_casterless_shadows_with(
             &mut labelled,
             width,
             fall,
             input.rect.coarse.mm_per_px,
             ShadowLengths::Any,
+            enclosed_table(input.rims),
         );
     }
     if let Some(tops) = input.tops.filter(|t| t.colours.0 != 0) {
@@ -646,6 +664,8 @@ pub struct FineInputs<'a> {
     /// Table pixels are read again in patches ([`relabel_faint_patches`]): some piece's colour
     /// may lie within a pixel's noise of this table's (paler, table-like, or of its hue).
     pub faint_pieces: bool,
+    /// As [`CoarseInputs::rims`].
+    pub rims: bool,
     /// The top colours of the pieces placed by their tops ([`super::detect::Model::seen_by_top`]):
     /// shadow pixels are given the palette's reading, and patches of them that read best as
     /// these colours alone are pieces ([`relabel_top_patches`]).
@@ -841,6 +861,10 @@ pub fn fine_region(
     } else {
         Vec::new()
     };
+    let rims = match balance.shadow_fall.filter(|_| input.rims) {
+        Some(fall) => relabel_rims(&mut labels, w, fall, input.rect.fine.mm_per_px),
+        None => Vec::new(),
+    };
     let casterless = match balance.shadow_fall {
         Some(fall) => {
             // A dark piece may read as a shadow only where some piece is shadow-like.
@@ -849,11 +873,18 @@ pub fn fine_region(
             } else {
                 ShadowLengths::Any
             };
-            relabel_casterless_shadows(&mut labels, w, fall, input.rect.fine.mm_per_px, lengths)
+            relabel_casterless_shadows_with(
+                &mut labels,
+                w,
+                fall,
+                input.rect.fine.mm_per_px,
+                lengths,
+                enclosed_table(input.rims),
+            )
         }
         None => Vec::new(),
     };
-    for p in warm.into_iter().chain(faint).chain(casterless) {
+    for p in warm.into_iter().chain(faint).chain(rims).chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
     }
     relabel_top_patches(

@@ -301,14 +301,14 @@ impl Analyzer {
             };
             // A taught piece's colours are those it shows on this table, washed-out faces
             // included.
-            let paler = taught_models.is_none()
-                && (paler_table(&catalog_model, &table_colour)
-                    || shaded_like_table(e.colour, table_bgr, profile.white_bgr));
+            let shaded = taught_models.is_none() && shaded_like_table(e.colour, table_bgr, profile.white_bgr);
+            let paler = taught_models.is_none() && (paler_table(&catalog_model, &table_colour) || shaded);
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
                 .with_shadow_like(dark)
                 .with_table_hue(table_hue)
                 .with_paler_table(paler)
+                .with_shaded_like_table(shaded)
                 .with_lighter_twin(if taught_models.is_none() {
                     lighter_twin(e.colour, catalog)
                 } else {
@@ -759,6 +759,7 @@ impl Analyzer {
                 view: &self.view,
                 view_edge: &self.view_edge,
                 threads: self.threads,
+                rims: self.rims(),
                 tops: Some(Tops {
                     palette: &self.palette,
                     white: self.white,
@@ -791,7 +792,14 @@ impl Analyzer {
                 .models
                 .iter()
                 .any(|m| m.in_play && (m.paler_table || m.table_like || m.table_hue)),
+            rims: self.rims(),
         }
+    }
+
+    /// Whether rims of shadow round table are boxes ([`crate::vision::rims`]): some piece in play
+    /// passes for the table when as dim as it.
+    fn rims(&self) -> bool {
+        self.models.iter().any(|m| m.in_play && m.shaded_like_table)
     }
 
     /// Whether the string no longer lies where the profile says.

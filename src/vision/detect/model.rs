@@ -70,6 +70,9 @@ pub struct Model {
     /// as the table passes for it (a chest on dark warm wood): a fit explaining less of its
     /// silhouette is accepted, clear of other pieces.
     pub paler_table: bool,
+    /// Its colour as dim as the table passes for it (a chest on dark warm wood): its lit top
+    /// may read as the table inside the shadow of its sides ([`crate::vision::rims`]).
+    pub shaded_like_table: bool,
     /// Its main colour is the table's hue, lighter (see [`Model::with_table_hue`]): a fit must
     /// show that colour over [`TABLE_HUE_MIN_MAIN_SHARE`](super::best_fit::TABLE_HUE_MIN_MAIN_SHARE) of its silhouette.
     pub table_hue: bool,
@@ -148,6 +151,7 @@ impl Model {
             footprint_area_mm2: PolygonMm::new(fp).area(),
             table_like,
             paler_table: false,
+            shaded_like_table: false,
             table_hue: false,
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
@@ -212,6 +216,13 @@ impl Model {
             self.paler_table = true;
             self.min_quality = MIN_QUALITY_PALER_TABLE;
         }
+        self
+    }
+
+    /// Marks the piece's colour as passing for the table when as dim as it (see
+    /// [`Model::shaded_like_table`]).
+    pub fn with_shaded_like_table(mut self, on: bool) -> Self {
+        self.shaded_like_table = on;
         self
     }
 
