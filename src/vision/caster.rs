@@ -216,9 +216,6 @@ fn relabel_casterless_shadows_by(
     let height = walker.height;
     let walks = &walker.walks;
     let reach = walker.reach;
-    let walk_from = |walk: &Walk, p: usize, steps: usize, past: bool, seen: &mut dyn FnMut(u32, usize)| {
-        walker.walk_from(walk, p, steps, past, seen)
-    };
     // Per shadow pixel, where its walks end: the first that meets a caster or leaves the seen
     // table; to measure shadows ([`ShadowLengths::Shown`]), the nearest caster any walk meets,
     // unless one leaves the seen table first.
@@ -233,7 +230,7 @@ fn relabel_casterless_shadows_by(
                     WalkEnd::Caster(_, k) => k - 1,
                     _ => reach,
                 };
-                match walk_from(w, p, steps, false, &mut |_, _| {}) {
+                match walker.walk_from(w, p, steps, false, &mut |_, _| {}) {
                     WalkEnd::OutOfSight => return WalkEnd::OutOfSight,
                     end @ WalkEnd::Caster(..) => nearest = end,
                     WalkEnd::Nothing => {}
@@ -267,7 +264,7 @@ fn relabel_casterless_shadows_by(
                 WalkEnd::Caster(caster, steps) if within(caster, steps) => true,
                 WalkEnd::Caster(_, _) => walks.iter().any(|w| {
                     let mut reached = false;
-                    let end = walk_from(w, p, reach, true, &mut |c, k| reached |= within(c, k));
+                    let end = walker.walk_from(w, p, reach, true, &mut |c, k| reached |= within(c, k));
                     reached || end == WalkEnd::OutOfSight
                 }),
             };

@@ -103,16 +103,11 @@ pub fn relabel_rims(labels: &mut [Label], width: usize, fall: ShadowFall, mm_per
 
 /// `hole` and the shadow pixels within `reach` of it (a square).
 fn rim_and_hole(labels: &[Label], width: usize, height: usize, hole: &[usize], reach: usize) -> Vec<usize> {
-    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-    for &p in hole {
-        let (x, y) = (p % width, p / width);
-        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-    }
     if hole.is_empty() {
         return Vec::new();
     }
-    let (bx0, by0) = (x0.saturating_sub(reach), y0.saturating_sub(reach));
-    let (bx1, by1) = ((x1 + reach).min(width - 1), (y1 + reach).min(height - 1));
+    let (bx0, by0, bx1, by1) = grown_box(hole, width, reach);
+    let (bx1, by1) = (bx1.min(width - 1), by1.min(height - 1));
     let bw = bx1 - bx0 + 1;
     let mut near = vec![false; bw * (by1 - by0 + 1)];
     for &p in hole {
@@ -182,11 +177,13 @@ impl Enclosure {
         let mut stack: Vec<usize> = Vec::new();
         for k in 0..w * h {
             let (i, j) = (k % w, k / w);
-            let by_unseen = neighbours4(k, w, h)
-                .into_iter()
-                .flatten()
-                .any(|q| labels[(q / w + y0) * width + q % w + x0] == Label::Outside);
-            if deep[k] && (i == 0 || j == 0 || i + 1 == w || j + 1 == h || by_unseen) {
+            let by_unseen = || {
+                neighbours4(k, w, h)
+                    .into_iter()
+                    .flatten()
+                    .any(|q| labels[(q / w + y0) * width + q % w + x0] == Label::Outside)
+            };
+            if deep[k] && (i == 0 || j == 0 || i + 1 == w || j + 1 == h || by_unseen()) {
                 reached[k] = true;
                 stack.push(k);
             }
