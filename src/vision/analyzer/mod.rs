@@ -24,7 +24,7 @@ mod looks;
 use super::VisionError;
 use super::colour::{ColourModel, ColourSet, Palette, entry_colours};
 use super::counter::CounterBand;
-use super::detect::{Detection, Detector, Model, die_top, refit_as, repose};
+use super::detect::{Detection, Detector, Model, die_top, refit_as, refit_as_main_colour, repose};
 use super::in_play::InPlay;
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
@@ -36,7 +36,7 @@ use super::view::Viewpoint;
 use crate::calibrate::profile::Profile;
 use crate::referee::{self, FrameReport, GameContext};
 use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
-use counts::{Found, within_counts};
+use counts::{Found, SeenBy, swap_look_alikes, within_counts};
 pub use looks::BODY_STANDS_OUT_RATIO;
 use looks::{
     body_stands_out, deck_kin, light, lighter_of_table_hue, lighter_twin, paler_table, passes_for_table,
@@ -539,7 +539,9 @@ impl Analyzer {
         // taken for a second one).
         let t = Instant::now();
         let mut detector = Detector::default();
-        let refit = |found: &[Found], k: usize, model: usize| {
+        // Piece `k` fitted afresh as `model`, the others found in its region explaining their
+        // pixels.
+        let refit_seen = |found: &[Found], k: usize, model: usize, seen: SeenBy| {
             let at = &found[k];
             let others: Vec<&Detection> = found
                 .iter()
@@ -548,8 +550,13 @@ impl Analyzer {
                 .map(|(_, f)| &f.detection)
                 .collect();
             let region = regions.get(at.region)?;
-            refit_as(region, &self.models, &self.view, model, &at.detection, &others)
+            let fit = match seen {
+                SeenBy::AllColours => refit_as,
+                SeenBy::MainColour => refit_as_main_colour,
+            };
+            fit(region, &self.models, &self.view, model, &at.detection, &others)
         };
+        let refit = |found: &[Found], k: usize, model: usize| refit_seen(found, k, model, SeenBy::AllColours);
         self.drop_stacked(&mut found);
         let dropped = within_counts(&mut found, &self.models, refit);
         self.read_die_tops(&mut found, &regions);
@@ -613,6 +620,7 @@ impl Analyzer {
         }
         self.drop_stacked(&mut found);
         within_counts(&mut found, &self.models, refit);
+        swap_look_alikes(&mut found, &self.models, refit_seen);
         self.read_die_tops(&mut found, &regions);
         self.settle_ships(&mut found, &regions);
         times.classify_ms += ms(t);

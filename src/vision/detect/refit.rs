@@ -72,7 +72,35 @@ pub fn refit_as(
     at: &Detection,
     others: &[&Detection],
 ) -> Option<Fit> {
-    let m = models.get(model)?;
+    refit_model(region, models, view, models.get(model)?, at, others)
+}
+
+/// [`refit_as`] with `model` seen by its main colour alone: its other colours count as another
+/// piece's. Two look-alikes of one main colour (the ink die and the Octo-Canon, both near black)
+/// are compared so: where the die's pink faces would take a pink ship's pixels beside the canon,
+/// only shape and main colour tell them apart.
+pub fn refit_as_main_colour(
+    region: &Region,
+    models: &[Model],
+    view: &Viewpoint,
+    model: usize,
+    at: &Detection,
+    others: &[&Detection],
+) -> Option<Fit> {
+    let mut m = models.get(model)?.clone();
+    m.colours = m.primary;
+    refit_model(region, models, view, &m, at, others)
+}
+
+/// `m` fitted where `at` was found (see [`refit_as`]); `models` are those the `others` are of.
+fn refit_model(
+    region: &Region,
+    models: &[Model],
+    view: &Viewpoint,
+    m: &Model,
+    at: &Detection,
+    others: &[&Detection],
+) -> Option<Fit> {
     let explained = explained_by(region, models, others);
     let start = at.fit.pose.center_mm;
     let base_mm = at.fit.pose.base_mm;
