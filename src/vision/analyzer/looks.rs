@@ -213,7 +213,12 @@ pub(super) fn passes_for_table(colour: Srgb, table_bgr: [f32; 3], white_bgr: Opt
 /// Whether a piece of this colour looks like a shadow of the table: dark and neutral on a
 /// neutral table (a shadow on a coloured table keeps its colour; a black piece does not).
 pub(super) fn shadow_like(model: &ColourModel, table: &ColourModel) -> bool {
-    table.is_neutral() && model.is_neutral() && model.brightness[1] <= DARK_MAX_BRIGHTNESS
+    table.is_neutral() && dark(model)
+}
+
+/// Whether a piece of this colour is dark and neutral, on any table (see [`Model::dark`]).
+pub(super) fn dark(model: &ColourModel) -> bool {
+    model.is_neutral() && model.brightness[1] <= DARK_MAX_BRIGHTNESS
 }
 
 /// Whether a piece of catalog colour `colour` shows clearly brighter than a table of median
@@ -348,6 +353,8 @@ mod tests {
         let die = ColourModel::of_srgb(Srgb([0x1C, 0x1C, 0x1C]));
         assert!(shadow_like(&canon, &grey) && shadow_like(&die, &grey));
         assert!(!shadow_like(&canon, &wood) && !shadow_like(&die, &wood));
+        // Dark they are on either table: their outlines blend with it.
+        assert!(dark(&canon) && dark(&die));
         // Neither a white piece nor a coloured one.
         assert!(!shadow_like(
             &ColourModel::of_srgb(Srgb([0xF2, 0xEF, 0xE6])),
@@ -357,6 +364,8 @@ mod tests {
             &ColourModel::of_srgb(Srgb([0x5A, 0x2E, 0x1C])),
             &grey
         ));
+        assert!(!dark(&ColourModel::of_srgb(Srgb([0x5A, 0x2E, 0x1C]))));
+        assert!(!dark(&ColourModel::of_srgb(Srgb([0xF2, 0xEF, 0xE6]))));
     }
 
     #[test]

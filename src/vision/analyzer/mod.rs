@@ -39,8 +39,8 @@ use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, 
 use counts::{Found, SeenBy, swap_look_alikes, within_counts};
 pub use looks::BODY_STANDS_OUT_RATIO;
 use looks::{
-    body_stands_out, deck_kin, light, lighter_of_table_hue, lighter_twin, paler_table, passes_for_table,
-    shaded_like_table, shadow_like, table_like, table_model,
+    body_stands_out, dark, deck_kin, light, lighter_of_table_hue, lighter_twin, paler_table,
+    passes_for_table, shaded_like_table, shadow_like, table_like, table_model,
 };
 use opencv::core::{self, Mat, Scalar};
 use opencv::prelude::*;
@@ -295,7 +295,7 @@ impl Analyzer {
                 && palette
                     .white_sum
                     .is_some_and(|w| lighter_of_table_hue(e.colour, &table_colour, table_bgr, w));
-            let dark = match taught_models {
+            let shadowy = match taught_models {
                 Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
                 None => shadow_like(&catalog_model, &table_colour),
             };
@@ -305,7 +305,8 @@ impl Analyzer {
             let paler = taught_models.is_none() && (paler_table(&catalog_model, &table_colour) || shaded);
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
-                .with_shadow_like(dark)
+                .with_shadow_like(shadowy)
+                .with_dark(dark(&catalog_model))
                 .with_table_hue(table_hue)
                 .with_paler_table(paler)
                 .with_shaded_like_table(shaded)

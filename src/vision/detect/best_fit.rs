@@ -280,6 +280,7 @@ impl Detector {
                 model.shadow_weight.to_bits(),
                 held_key(model, &self.occluders),
                 self.on_shadows && model.shadow_like,
+                model.dark,
                 win,
             );
             let map = maps.entry(map_key).or_insert_with(|| {

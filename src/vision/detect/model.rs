@@ -84,6 +84,10 @@ pub struct Model {
     /// shadow of the table (a black die on a grey table), and where a seed fits no piece, the
     /// shadow pixels of its colour may be counted for it (see [`Detection::on_shadows`](super::Detection::on_shadows)).
     pub shadow_like: bool,
+    /// The piece is dark and neutral (the ink die, the Octo-Canon), on any table: along its
+    /// outline the camera blends it with the table into colours of other pieces (the canon's
+    /// rim on warm wood reads as a chest's brown), which then count neither way for it.
+    pub dark: bool,
     /// Size relative to the catalog's (taught; 1 by default).
     pub scale: f64,
     /// Lowest fit quality accepted.
@@ -156,6 +160,7 @@ impl Model {
             table_weight: if table_like { W_TABLE_LIKE } else { W_TABLE },
             shadow_weight: W_SHADOW,
             shadow_like: false,
+            dark: false,
             scale: 1.0,
             min_quality: if table_like {
                 MIN_QUALITY_TABLE_LIKE
@@ -186,6 +191,12 @@ impl Model {
             self.table_weight = W_TABLE_SEEN_BY_TOP;
             self.shadow_weight = W_SHADOW_SEEN_BY_TOP;
         }
+        self
+    }
+
+    /// Marks the piece as dark (see [`Model::dark`]).
+    pub fn with_dark(mut self, on: bool) -> Self {
+        self.dark = on;
         self
     }
 

@@ -978,3 +978,63 @@ fn share_on_a_deck_is_the_covered_share_of_the_footprint() {
     let two = share_on(&piece, &[square(-10.0, -10.0, 20.0), square(10.0, 10.0, 20.0)]);
     assert!((two - 0.5).abs() < 0.03, "{two}");
 }
+
+/// Along a dark piece's outline the camera blends it with the table into other pieces' colours
+/// (the Octo-Canon's rim on warm wood reads as a chest's brown): there they count neither way
+/// for a dark model and against any other; inside the outline they count against both.
+#[test]
+fn other_colours_beside_the_table_count_neither_way_for_a_dark_piece_only() {
+    use crate::table::Catalog;
+    use crate::vision::colour::{Palette, entry_colours};
+    let catalog = Catalog::default_catalog();
+    let (i, entry) = catalog
+        .pieces
+        .iter()
+        .enumerate()
+        .find(|(_, e)| e.piece == PieceKind::OctoCanon)
+        .unwrap();
+    let colours = entry_colours(&mut Palette::default(), entry, None);
+    let canon = Model::new(i, entry, colours.primary, colours.secondary, false);
+    let free = !canon.colours.0;
+    let other = PixelColours {
+        best: free & free.wrapping_neg(),
+        compatible: free & free.wrapping_neg(),
+    };
+    let own = PixelColours {
+        best: colours.primary.0,
+        compatible: colours.primary.0,
+    };
+    // A 12 px square of the canon's colour in a 40 px table, a pixel of another colour on its
+    // edge and one at its middle.
+    let mut region = bare_table(40, 60.0, 390.0);
+    let (edge, middle) = ((14, 20), (20, 20));
+    for y in 14..26 {
+        for x in 14..26 {
+            let p = y * region.width + x;
+            region.labels[p] = Label::Piece;
+            region.colours[p] = if (x, y) == edge || (x, y) == middle {
+                other
+            } else {
+                own
+            };
+        }
+    }
+    let win = Window {
+        x0: 0,
+        y0: 0,
+        x1: 40,
+        y1: 40,
+    };
+    let explained = vec![0u16; region.len()];
+    let weights = |model: &Model| {
+        let map = weight_map(&region, model, &explained, None, win, false, &[]);
+        (map.weight(edge.0, edge.1), map.weight(middle.0, middle.1))
+    };
+    assert_eq!(weights(&canon), (W_OTHER, W_OTHER));
+    assert_eq!(weights(&canon.clone().with_dark(true)), (0.0, W_OTHER));
+    // A pixel another piece explains counts neither way, dark or not.
+    let mut explained = explained;
+    explained[edge.1 * region.width + edge.0] = 1;
+    let map = weight_map(&region, &canon, &explained, None, win, false, &[]);
+    assert_eq!(map.weight(edge.0, edge.1), 0.0);
+}

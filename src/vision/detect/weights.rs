@@ -25,8 +25,9 @@ pub(super) const W_OTHER: f32 = -0.6;
 pub(super) const WINDOW_MARGIN_MM: f64 = 6.0;
 /// What a weight map depends on besides the region: the model's colours, its table and
 /// shadow weights (as bits), which pixels others explain it leaves out ([`held_key`](super::occluder::held_key)), whether the
-/// shadow pixels of its colour count for it ([`Detection::on_shadows`](super::Detection::on_shadows)), and the window.
-pub(super) type MapKey = (u32, u32, u32, HeldKey, bool, Window);
+/// shadow pixels of its colour count for it ([`Detection::on_shadows`](super::Detection::on_shadows)), whether it is
+/// [`Model::dark`], and the window.
+pub(super) type MapKey = (u32, u32, u32, HeldKey, bool, bool, Window);
 
 /// A window of region pixels, `[x0, x1) x [y0, y1)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -84,6 +85,9 @@ pub(super) fn weight_map(
             Label::Outside => 0.0,
         }));
     }
+    if model.dark {
+        neutral_blends(region, explained, own, win, &mut out);
+    }
     let map = WeightMap::new(
         w,
         h,
@@ -131,6 +135,34 @@ pub(super) fn weight_map(
         neutral.extend(row.iter().map(|l| matches!(l, Label::Table | Label::Shadow)));
     }
     map.with_neutral_mouths(&neutral)
+}
+
+/// Pixels of other colours (weighed [`W_OTHER`]) beside bare table or shadow count neither way
+/// in `out` (the weights of `win`): along a dark piece's outline the camera blends it with the
+/// table (see [`Model::dark`]).
+fn neutral_blends(region: &Region, explained: &[u16], own: Option<u16>, win: Window, out: &mut [f32]) {
+    let w = win.x1.saturating_sub(win.x0);
+    let open =
+        |i: usize, j: usize| matches!(region.labels[j * region.width + i], Label::Table | Label::Shadow);
+    for j in win.y0..win.y1 {
+        for i in win.x0..win.x1 {
+            let k = (j - win.y0) * w + (i - win.x0);
+            let e = explained[j * region.width + i];
+            if out[k] != W_OTHER
+                || region.labels[j * region.width + i] != Label::Piece
+                || (e != 0 && Some(e) != own)
+            {
+                continue;
+            }
+            let beside = (i > 0 && open(i - 1, j))
+                || (i + 1 < region.width && open(i + 1, j))
+                || (j > 0 && open(i, j - 1))
+                || (j + 1 < region.height && open(i, j + 1));
+            if beside {
+                out[k] = 0.0;
+            }
+        }
+    }
 }
 
 /// Whether a model's fits leave what other pieces explain out of their area: a ship's loads
