@@ -213,7 +213,10 @@ pub(super) fn swap_look_alikes(
             let (Some(i_as_b), Some(j_as_a)) = (main(i, mj), main(j, mi)) else {
                 continue;
             };
-            let read = main(i, mi).unwrap_or(0.0) + main(j, mj).unwrap_or(0.0);
+            // A piece that its own main colour alone does not fit (a die showing a pink top)
+            // keeps its score as read, all its colours counted: it is no look-alike here.
+            let as_read = |k: usize, m: usize| main(k, m).unwrap_or_else(|| found[k].detection.fit.score());
+            let read = as_read(i, mi) + as_read(j, mj);
             let swapped = i_as_b + j_as_a;
             if swapped <= SWAP_MIN_SHARE * read {
                 continue;
@@ -523,6 +526,14 @@ mod tests {
         };
         assert_eq!(swapped_by(1.0 + (SWAP_MIN_SHARE - 1.0) / 2.0), (0, 1));
         assert_eq!(swapped_by(SWAP_MIN_SHARE + 0.02), (1, 0));
+        // A die whose black alone does not fit it (a pink top) keeps its score as read (400 *
+        // 0.8), and stays a die however its black fits the canon.
+        let pink_top = [
+            (100.0, 1, 300.0, 0.7),
+            (0.0, 1, 250.0, 0.6),
+            (100.0, 0, 250.0, 0.6),
+        ];
+        assert_eq!(after(&pink_top), (0, 1));
         // Pieces of another main colour, or of which the box holds several, never swap.
         let goblets = [(0.0, 2, 900.0, 1.0), (100.0, 0, 900.0, 1.0)];
         let mut found_g = vec![

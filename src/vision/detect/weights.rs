@@ -86,7 +86,7 @@ pub(super) fn weight_map(
         }));
     }
     if model.dark {
-        neutral_blends(region, explained, own, win, &mut out);
+        neutral_blends(region, win, &mut out);
     }
     let map = WeightMap::new(
         w,
@@ -137,21 +137,17 @@ pub(super) fn weight_map(
     map.with_neutral_mouths(&neutral)
 }
 
-/// Pixels of other colours (weighed [`W_OTHER`]) beside bare table or shadow count neither way
-/// in `out` (the weights of `win`): along a dark piece's outline the camera blends it with the
-/// table (see [`Model::dark`]).
-fn neutral_blends(region: &Region, explained: &[u16], own: Option<u16>, win: Window, out: &mut [f32]) {
+/// Piece pixels of other colours (weighed [`W_OTHER`]: no other piece explains them) beside bare
+/// table or shadow count neither way in `out` (the weights of `win`): along a dark piece's
+/// outline the camera blends it with the table (see [`Model::dark`]).
+fn neutral_blends(region: &Region, win: Window, out: &mut [f32]) {
     let w = win.x1.saturating_sub(win.x0);
     let open =
         |i: usize, j: usize| matches!(region.labels[j * region.width + i], Label::Table | Label::Shadow);
     for j in win.y0..win.y1 {
         for i in win.x0..win.x1 {
             let k = (j - win.y0) * w + (i - win.x0);
-            let e = explained[j * region.width + i];
-            if out[k] != W_OTHER
-                || region.labels[j * region.width + i] != Label::Piece
-                || (e != 0 && Some(e) != own)
-            {
+            if out[k] != W_OTHER || region.labels[j * region.width + i] != Label::Piece {
                 continue;
             }
             let beside = (i > 0 && open(i - 1, j))
