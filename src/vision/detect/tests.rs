@@ -18,6 +18,18 @@ fn fit(gain: f64, area_px: f64) -> Fit {
     }
 }
 
+/// The default catalog's first entry that `pick` takes, as a model with the colours a fresh
+/// palette gives it, and the entry.
+fn catalog_model(pick: impl Fn(&CatalogEntry) -> bool) -> (Model, CatalogEntry) {
+    use crate::table::Catalog;
+    use crate::vision::colour::{Palette, entry_colours};
+    let catalog = Catalog::default_catalog();
+    let (i, entry) = catalog.pieces.iter().enumerate().find(|(_, e)| pick(e)).unwrap();
+    let colours = entry_colours(&mut Palette::default(), entry, None);
+    let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+    (model, entry.clone())
+}
+
 /// A region `size` mm square at 1 mm/px, centred on the origin, of bare table: every pixel
 /// `bgr` bright, over a reference `ref_sum` bright.
 fn bare_table(size: usize, bgr: f32, ref_sum: f32) -> Region {
@@ -43,18 +55,8 @@ fn bare_table(size: usize, bgr: f32, ref_sum: f32) -> Region {
 /// own dark colour, but for a rim on the +x side read as piece (as a black canon on a grey
 /// table shows, bench scene 5).
 fn canon_read_as_shadow() -> (Region, Model) {
-    use crate::table::Catalog;
-    use crate::vision::colour::{Palette, entry_colours};
     use opencv::core::Rect;
-    let catalog = Catalog::default_catalog();
-    let (i, entry) = catalog
-        .pieces
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.piece == PieceKind::OctoCanon)
-        .unwrap();
-    let colours = entry_colours(&mut Palette::default(), entry, None);
-    let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+    let (model, entry) = catalog_model(|e| e.piece == PieceKind::OctoCanon);
     let (w, h) = (80usize, 80usize);
     let origin_mm = PointMm::new(-40.0, -40.0);
     let mut labels = vec![Label::Table; w * h];
@@ -75,8 +77,8 @@ fn canon_read_as_shadow() -> (Region, Model) {
             Label::Shadow
         };
         pixel_colours[p] = PixelColours {
-            best: colours.primary.0,
-            compatible: colours.primary.0,
+            best: model.primary.0,
+            compatible: model.primary.0,
         };
     }
     let region = Region {
@@ -131,17 +133,7 @@ fn ship_with_a_load(ship: Pose2, gold: Pose2) -> (Region, Model, Model) {
 /// pixels 6 x 12 mm at the origin (a fifth of the chest's footprint), and shadow pixels where
 /// `shadow(x, y)` says; the chest model and the strip's pixels.
 fn chest_strip(shadow: impl Fn(f64, f64) -> bool) -> (Region, Model, Vec<usize>) {
-    use crate::table::Catalog;
-    use crate::vision::colour::{Palette, entry_colours};
-    let catalog = Catalog::default_catalog();
-    let (i, entry) = catalog
-        .pieces
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.treasure == Some(TreasureType::Chest))
-        .unwrap();
-    let colours = entry_colours(&mut Palette::default(), entry, None);
-    let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+    let (model, _) = catalog_model(|e| e.treasure == Some(TreasureType::Chest));
     let mut region = bare_table(60, 80.0, 300.0);
     let (w, origin_mm) = (region.width, region.origin_mm);
     let mut own = Vec::new();
@@ -150,8 +142,8 @@ fn chest_strip(shadow: impl Fn(f64, f64) -> bool) -> (Region, Model, Vec<usize>)
         if (-3.0..3.0).contains(&x) && (-6.0..6.0).contains(&y) {
             region.labels[p] = Label::Piece;
             region.colours[p] = PixelColours {
-                best: colours.primary.0,
-                compatible: colours.primary.0,
+                best: model.primary.0,
+                compatible: model.primary.0,
             };
             own.push(p);
         } else if shadow(x, y) {
@@ -502,18 +494,8 @@ fn a_shadow_like_piece_shown_as_shadow_but_for_its_rim_is_found_on_its_shadows()
 
 #[test]
 fn a_shadow_like_die_whose_top_reads_as_shadow_shows_its_dark_face() {
-    use crate::table::Catalog;
-    use crate::vision::colour::{Palette, entry_colours};
     use opencv::core::Rect;
-    let catalog = Catalog::default_catalog();
-    let (i, entry) = catalog
-        .pieces
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.piece == PieceKind::InkDie)
-        .unwrap();
-    let colours = entry_colours(&mut Palette::default(), entry, None);
-    let model = Model::new(i, entry, colours.primary, colours.secondary, false);
+    let (model, _) = catalog_model(|e| e.piece == PieceKind::InkDie);
     let (w, h) = (60usize, 60usize);
     let origin_mm = PointMm::new(-30.0, -30.0);
     // The whole die reads as shadow in its dark colour (a black die on a grey table).
@@ -522,8 +504,8 @@ fn a_shadow_like_die_whose_top_reads_as_shadow_shows_its_dark_face() {
         x.abs() < 9.0 && y.abs() < 9.0
     };
     let dark = PixelColours {
-        best: colours.primary.0,
-        compatible: colours.primary.0,
+        best: model.primary.0,
+        compatible: model.primary.0,
     };
     let region = |label: Label, c: PixelColours| Region {
         rect: Rect::new(0, 0, w as i32, h as i32),
@@ -553,8 +535,8 @@ fn a_shadow_like_die_whose_top_reads_as_shadow_shows_its_dark_face() {
     assert_eq!(die_top(&shaded, &model, &at, &view), None);
     // A top that shows its colours is read from them, as before.
     let red = PixelColours {
-        best: colours.secondary.0,
-        compatible: colours.secondary.0,
+        best: model.secondary.0,
+        compatible: model.secondary.0,
     };
     assert_eq!(
         die_top(
@@ -984,25 +966,15 @@ fn share_on_a_deck_is_the_covered_share_of_the_footprint() {
 /// for a dark model and against any other; inside the outline they count against both.
 #[test]
 fn other_colours_beside_the_table_count_neither_way_for_a_dark_piece_only() {
-    use crate::table::Catalog;
-    use crate::vision::colour::{Palette, entry_colours};
-    let catalog = Catalog::default_catalog();
-    let (i, entry) = catalog
-        .pieces
-        .iter()
-        .enumerate()
-        .find(|(_, e)| e.piece == PieceKind::OctoCanon)
-        .unwrap();
-    let colours = entry_colours(&mut Palette::default(), entry, None);
-    let canon = Model::new(i, entry, colours.primary, colours.secondary, false);
+    let (canon, _) = catalog_model(|e| e.piece == PieceKind::OctoCanon);
     let free = !canon.colours.0;
     let other = PixelColours {
         best: free & free.wrapping_neg(),
         compatible: free & free.wrapping_neg(),
     };
     let own = PixelColours {
-        best: colours.primary.0,
-        compatible: colours.primary.0,
+        best: canon.primary.0,
+        compatible: canon.primary.0,
     };
     // A 12 px square of the canon's colour in a 40 px table, a pixel of another colour on its
     // edge and one at its middle.
