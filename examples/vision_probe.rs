@@ -26,7 +26,7 @@ use octoref::referee::GameContext;
 use octoref::table::{Catalog, PieceKind, PointMm};
 use octoref::vision::analyzer::Analyzer;
 use octoref::vision::bench::{BenchConfig, scene_specs};
-use octoref::vision::detect::{Detection, for_each_inside, refit_as};
+use octoref::vision::detect::{Detection, SeenBy, for_each_inside, refit_as};
 use octoref::vision::evaluate::{score_frame, truth_report};
 use octoref::vision::fit::Fit;
 use octoref::vision::in_play::InPlay;
@@ -1044,13 +1044,15 @@ fn refit_text(
 ) -> String {
     let black = name.ends_with("/black");
     let name = name.trim_end_matches("/black");
-    let mut models = an.models().to_vec();
+    let models = an.models();
     let Some(mi) = models.iter().position(|md| md.name == name) else {
         return "not in play".to_string();
     };
-    if black {
-        models[mi].colours = models[mi].primary;
-    }
+    let seen = if black {
+        SeenBy::MainColour
+    } else {
+        SeenBy::AllColours
+    };
     let at = Detection {
         model: mi,
         fit: Fit {
@@ -1067,7 +1069,7 @@ fn refit_text(
         runner_up: None,
         on_shadows: false,
     };
-    refit_as(region, &models, an.viewpoint(), mi, &at, &[]).map_or("none".to_string(), |f| {
+    refit_as(region, models, an.viewpoint(), mi, &at, &[], seen).map_or("none".to_string(), |f| {
         format!(
             "{:.0}/{:.0}/{:.2} score {:.0} off {:.1}",
             f.gain,

@@ -162,16 +162,18 @@ pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<Sha
 /// caster may lie out of sight). With [`ShadowLengths::Shown`] the walk goes on past a caster
 /// (a taller one behind may cast the shadow), and a caster explains the pixel only within the
 /// length its shadow shows elsewhere. The unexplained pixels are taken in 8-connected patches; a
-/// patch with less than [`CASTERLESS_MIN_CORE_MM2`] of core is left a shadow. Returns the
-/// pixels relabelled.
+/// patch with less than [`CASTERLESS_MIN_CORE_MM2`] of core is left a shadow; bare table enclosed
+/// by other labels near a patch counts towards its core as `enclosed` says. Returns the pixels
+/// relabelled.
 pub fn relabel_casterless_shadows(
     labels: &mut [Label],
     width: usize,
     fall: ShadowFall,
     mm_per_px: f64,
     lengths: ShadowLengths,
+    enclosed: EnclosedTable,
 ) -> Vec<usize> {
-    relabel_casterless_shadows_with(labels, width, fall, mm_per_px, lengths, EnclosedTable::Bare)
+    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, lengths, enclosed, Walk::new)
 }
 
 /// What bare table enclosed by other labels near a patch (an [`Enclosure`] of the box round it)
@@ -185,20 +187,7 @@ pub enum EnclosedTable {
     Patch,
 }
 
-/// [`relabel_casterless_shadows`], with table enclosed by other labels counted as `enclosed`
-/// says.
-pub fn relabel_casterless_shadows_with(
-    labels: &mut [Label],
-    width: usize,
-    fall: ShadowFall,
-    mm_per_px: f64,
-    lengths: ShadowLengths,
-    enclosed: EnclosedTable,
-) -> Vec<usize> {
-    relabel_casterless_shadows_by(labels, width, fall, mm_per_px, lengths, enclosed, Walk::new)
-}
-
-/// [`relabel_casterless_shadows_with`] with its walks made by `walk` (from a direction and a reach):
+/// [`relabel_casterless_shadows`] with its walks made by `walk` (from a direction and a reach):
 /// the tests compare [`Walk::new`] with walks rounding every step from the pixel.
 fn relabel_casterless_shadows_by(
     labels: &mut [Label],
@@ -685,7 +674,8 @@ mod tests {
             let mm_per_px = if case % 3 == 0 { 0.5 } else { 1.0 };
             for (k, lengths) in [ShadowLengths::Any, ShadowLengths::Shown].into_iter().enumerate() {
                 let (mut fast, mut plain) = (labels.clone(), labels.clone());
-                let got = relabel_casterless_shadows(&mut fast, w, fall, mm_per_px, lengths);
+                let got =
+                    relabel_casterless_shadows(&mut fast, w, fall, mm_per_px, lengths, EnclosedTable::Bare);
                 let want = relabel_casterless_shadows_by(
                     &mut plain,
                     w,
@@ -792,7 +782,8 @@ mod tests {
         labels[25 * w + 119] = Label::Piece;
         let cast_before = labels.iter().filter(|&&l| l == Label::Shadow).count();
         let fall = ShadowFall { dir: [1.0, 0.0] };
-        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any);
+        let changed =
+            relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare);
         assert!(changed.iter().all(|&p| p % w >= 117), "only the disc changes");
         assert!(dark(130, 25) && labels[25 * w + 130] == Label::Piece);
         assert!(changed.len() >= 440, "{}", changed.len());
@@ -821,11 +812,19 @@ mod tests {
         let fall = ShadowFall { dir: [1.0, 0.0] };
         let (mut any, in_disc) = disc_against_a_short_shadow(w, h);
         assert!(
-            relabel_casterless_shadows(&mut any, w, fall, 1.0, ShadowLengths::Any).is_empty(),
+            relabel_casterless_shadows(&mut any, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+                .is_empty(),
             "any caster explains its shadow to 60 mm"
         );
         let (mut shown, _) = disc_against_a_short_shadow(w, h);
-        let changed = relabel_casterless_shadows(&mut shown, w, fall, 1.0, ShadowLengths::Shown);
+        let changed = relabel_casterless_shadows(
+            &mut shown,
+            w,
+            fall,
+            1.0,
+            ShadowLengths::Shown,
+            EnclosedTable::Bare,
+        );
         // The block's shadow is 5 steps long (to its last column, 49): 2.5 times that and 4 mm
         // more reach 16.5 steps.
         assert!(
@@ -848,7 +847,17 @@ mod tests {
         let band = |x: usize, y: usize| (50..80).contains(&x) && (12..92).contains(&y);
         let mut labels = image(w, h, band, block);
         let fall = ShadowFall { dir: [1.0, 0.0] };
-        assert!(relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Shown).is_empty());
+        assert!(
+            relabel_casterless_shadows(
+                &mut labels,
+                w,
+                fall,
+                1.0,
+                ShadowLengths::Shown,
+                EnclosedTable::Bare
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -865,7 +874,14 @@ mod tests {
         };
         let mut labels = image(w, h, cast, |x, y| tall(x, y) || short(x, y));
         let fall = ShadowFall { dir: [1.0, 0.0] };
-        let changed = relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Shown);
+        let changed = relabel_casterless_shadows(
+            &mut labels,
+            w,
+            fall,
+            1.0,
+            ShadowLengths::Shown,
+            EnclosedTable::Bare,
+        );
         assert!(
             changed.is_empty(),
             "{:?}",
@@ -878,14 +894,20 @@ mod tests {
         let (w, h) = (60, 60);
         let fall = ShadowFall { dir: [1.0, 0.0] };
         let mut small = image(w, h, disc(30.0, 30.0, 3.5), |_, _| false);
-        assert!(relabel_casterless_shadows(&mut small, w, fall, 1.0, ShadowLengths::Any).is_empty());
+        assert!(
+            relabel_casterless_shadows(&mut small, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+                .is_empty()
+        );
         let mut thin = image(
             w,
             h,
             |x, y| (10..50).contains(&x) && (29..31).contains(&y),
             |_, _| false,
         );
-        assert!(relabel_casterless_shadows(&mut thin, w, fall, 1.0, ShadowLengths::Any).is_empty());
+        assert!(
+            relabel_casterless_shadows(&mut thin, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+                .is_empty()
+        );
     }
 
     #[test]
@@ -898,7 +920,8 @@ mod tests {
             let cup = |x: usize, y: usize| (8..34).contains(&x) && (18..43).contains(&y);
             let shadow = move |x: usize, y: usize| (34 + gap..64 + gap).contains(&x) && (18..43).contains(&y);
             let mut labels = image(w, h, shadow, cup);
-            relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any).len()
+            relabel_casterless_shadows(&mut labels, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+                .len()
         };
         assert_eq!(cup_shadow_off(0), 0);
         assert_eq!(cup_shadow_off(3), 0);
@@ -933,18 +956,12 @@ mod tests {
             .count();
         assert_eq!(flecks, 12);
         assert!(
-            relabel_casterless_shadows_with(&mut bare, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
+            relabel_casterless_shadows(&mut bare, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Bare)
                 .is_empty()
         );
         let mut patch = boxed();
-        let changed = relabel_casterless_shadows_with(
-            &mut patch,
-            w,
-            fall,
-            1.0,
-            ShadowLengths::Any,
-            EnclosedTable::Patch,
-        );
+        let changed =
+            relabel_casterless_shadows(&mut patch, w, fall, 1.0, ShadowLengths::Any, EnclosedTable::Patch);
         assert_eq!(changed.len(), 22 * 16 - flecks);
         // Table the shadow does not enclose is bare either way: a notch open to the table.
         let mut notched = boxed();
@@ -954,7 +971,7 @@ mod tests {
             }
         }
         assert!(
-            relabel_casterless_shadows_with(
+            relabel_casterless_shadows(
                 &mut notched,
                 w,
                 fall,

@@ -15,7 +15,7 @@
 //! pixel `(rect.x + i, rect.y + j)` and shows table point `origin_mm + (i, j) * mm_per_px`.
 
 use super::VisionError;
-use super::caster::{EnclosedTable, ShadowLengths, patches, relabel_casterless_shadows_with, shadow_fall};
+use super::caster::{EnclosedTable, ShadowLengths, patches, relabel_casterless_shadows, shadow_fall};
 use super::colour::{ColourSet, Palette, PixelColours};
 use super::faint::{faint_candidate, faint_change, relabel_faint_patches};
 use super::labels::{Balance, Label, PreparedReference, relabel_warm_patches, shadow_warmth};
@@ -275,7 +275,7 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
         relabel_rims(&mut labelled, width, fall, input.rect.coarse.mm_per_px);
     }
     if let Some(fall) = balance.shadow_fall {
-        relabel_casterless_shadows_with(
+        relabel_casterless_shadows(
             &mut labelled,
             width,
             fall,
@@ -873,7 +873,7 @@ pub fn fine_region(
             } else {
                 ShadowLengths::Any
             };
-            relabel_casterless_shadows_with(
+            relabel_casterless_shadows(
                 &mut labels,
                 w,
                 fall,

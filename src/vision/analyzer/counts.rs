@@ -2,7 +2,7 @@
 //! captains). Pieces over a count are dropped, or read as the look-alike they fit nearly as well.
 
 use crate::table::PieceKind;
-use crate::vision::detect::{Detection, Model};
+use crate::vision::detect::{Detection, Model, SeenBy};
 use crate::vision::fit::Fit;
 
 /// A piece over its kind's count reads as another model sharing its colour ([`within_counts`])
@@ -175,15 +175,6 @@ pub(super) fn within_counts(
     }
     *found = kept;
     dropped
-}
-
-/// How [`swap_look_alikes`] fits a piece afresh as a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum SeenBy {
-    /// All the model's colours, as the piece is then reported.
-    AllColours,
-    /// Its main colour alone ([`crate::vision::detect::refit_as_main_colour`]).
-    MainColour,
 }
 
 /// Two pieces each found once, of models sharing their main colour of which the box holds one

@@ -24,7 +24,7 @@ mod looks;
 use super::VisionError;
 use super::colour::{ColourModel, ColourSet, Palette, entry_colours};
 use super::counter::CounterBand;
-use super::detect::{Detection, Detector, Model, die_top, refit_as, refit_as_main_colour, repose};
+use super::detect::{Detection, Detector, Model, SeenBy, die_top, refit_as, repose};
 use super::in_play::InPlay;
 use super::labels::Label;
 use super::parallel::{default_threads, run_tasks};
@@ -36,7 +36,7 @@ use super::view::Viewpoint;
 use crate::calibrate::profile::Profile;
 use crate::referee::{self, FrameReport, GameContext};
 use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
-use counts::{Found, SeenBy, swap_look_alikes, within_counts};
+use counts::{Found, swap_look_alikes, within_counts};
 pub use looks::BODY_STANDS_OUT_RATIO;
 use looks::{
     body_stands_out, dark, deck_kin, light, lighter_of_table_hue, lighter_twin, paler_table,
@@ -551,11 +551,15 @@ impl Analyzer {
                 .map(|(_, f)| &f.detection)
                 .collect();
             let region = regions.get(at.region)?;
-            let fit = match seen {
-                SeenBy::AllColours => refit_as,
-                SeenBy::MainColour => refit_as_main_colour,
-            };
-            fit(region, &self.models, &self.view, model, &at.detection, &others)
+            refit_as(
+                region,
+                &self.models,
+                &self.view,
+                model,
+                &at.detection,
+                &others,
+                seen,
+            )
         };
         let refit = |found: &[Found], k: usize, model: usize| refit_seen(found, k, model, SeenBy::AllColours);
         self.drop_stacked(&mut found);

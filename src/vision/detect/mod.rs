@@ -52,7 +52,7 @@ pub use model::{
     min_gain_px,
 };
 use occluder::{Occluder, occluders_of};
-pub use refit::{fit_at, refit_as, refit_as_main_colour, repose};
+pub use refit::{SeenBy, fit_at, refit_as, repose};
 use seeds::{min_seed_own_px, split, unexplained};
 use untangle::{HULL_RETRY_TURNS, ROUND_AGAIN_STARTS, UNTANGLED_HULL_QUALITY};
 use weights::{WINDOW_MARGIN_MM, weight_map, window_around};

@@ -58,12 +58,24 @@ pub fn fit_at(
     }
 }
 
-/// `model` fitted where `at` was found, instead of `at`'s own model, the `others` found in the
-/// same region explaining their pixels, placed to the final precision (it is reported as
-/// found). `None` unless it fits well enough to be a piece of `model`. For when the box holds fewer of
-/// `at`'s kind than were found and another model shares its main colour: a black Octo-Canon
-/// beside a pink ship fits the ink die better (the die's pink faces take the ship's pixels), and
-/// only the real die found elsewhere tells it is the canon.
+/// How [`refit_as`] weighs a model's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeenBy {
+    /// All the model's colours, as the piece is then reported.
+    AllColours,
+    /// Its main colour alone: its other colours count as another piece's. Two look-alikes of one
+    /// main colour (the ink die and the Octo-Canon, both near black) are compared so: where the
+    /// die's pink faces would take a pink ship's pixels beside the canon, only shape and main
+    /// colour tell them apart.
+    MainColour,
+}
+
+/// `model` fitted where `at` was found, instead of `at`'s own model, seen as `seen` says, the
+/// `others` found in the same region explaining their pixels, placed to the final precision (it
+/// is reported as found). `None` unless it fits well enough to be a piece of `model`. For when
+/// the box holds fewer of `at`'s kind than were found and another model shares its main colour:
+/// a black Octo-Canon beside a pink ship fits the ink die better (the die's pink faces take the
+/// ship's pixels), and only the real die found elsewhere tells it is the canon.
 pub fn refit_as(
     region: &Region,
     models: &[Model],
@@ -71,25 +83,17 @@ pub fn refit_as(
     model: usize,
     at: &Detection,
     others: &[&Detection],
+    seen: SeenBy,
 ) -> Option<Fit> {
-    refit_model(region, models, view, models.get(model)?, at, others)
-}
-
-/// [`refit_as`] with `model` seen by its main colour alone: its other colours count as another
-/// piece's. Two look-alikes of one main colour (the ink die and the Octo-Canon, both near black)
-/// are compared so: where the die's pink faces would take a pink ship's pixels beside the canon,
-/// only shape and main colour tell them apart.
-pub fn refit_as_main_colour(
-    region: &Region,
-    models: &[Model],
-    view: &Viewpoint,
-    model: usize,
-    at: &Detection,
-    others: &[&Detection],
-) -> Option<Fit> {
-    let mut m = models.get(model)?.clone();
-    m.colours = m.primary;
-    refit_model(region, models, view, &m, at, others)
+    let m = models.get(model)?;
+    match seen {
+        SeenBy::AllColours => refit_model(region, models, view, m, at, others),
+        SeenBy::MainColour => {
+            let mut m = m.clone();
+            m.colours = m.primary;
+            refit_model(region, models, view, &m, at, others)
+        }
+    }
 }
 
 /// `m` fitted where `at` was found (see [`refit_as`]); `models` are those the `others` are of.
