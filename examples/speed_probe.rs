@@ -1,9 +1,10 @@
-//! Analysis speed alone, for comparing two builds: `cargo run --release --example speed_probe -- [SCENES] [REPEATS]`.
+//! Analysis speed alone, for comparing two builds: `cargo run --release --example speed_probe -- [SCENES] [REPEATS] [THREADS]`.
 //!
 //! Renders the bench's first SCENES scenes (default 8, three frames each) once, then analyses
-//! every frame REPEATS times (default 5) on one thread, and prints the mean over frames of each
-//! frame's fastest analysis and of each stage's fastest time. One thread and the fastest of
-//! several passes keep the figure steady on a shared machine; `octoref bench` gives the figures the bar is on.
+//! every frame REPEATS times (default 5) on THREADS threads (default 1), and prints the mean over
+//! frames of each frame's fastest analysis (wall clock) and of each stage's fastest time (thread
+//! time). One thread and the fastest of several passes keep the figure steady on a shared
+//! machine; two threads show what the frame waits for (the parts that run on one thread); `octoref bench` gives the figures the bar is on.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
 use octoref::table::Catalog;
@@ -17,6 +18,7 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1).filter_map(|s| s.parse::<usize>().ok());
     let scenes = args.next().unwrap_or(8);
     let repeats = args.next().unwrap_or(5).max(1);
+    let threads = args.next().unwrap_or(1).max(1);
     let first_seed = std::env::var("PROBE_FIRST_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -33,7 +35,7 @@ fn main() -> anyhow::Result<()> {
         // As the bench does: the scene's game's pieces only.
         let analyzer = Analyzer::new(&sc.profile, &sc.reference, &catalog, &TaughtModels::default())?
             .with_in_play(&octoref::vision::bench::scene_in_play(&spec)?)
-            .with_threads(1);
+            .with_threads(threads);
         work.push((analyzer, sc.frames));
     }
     // Per frame, its fastest analysis and each stage's fastest time over the passes.
@@ -67,7 +69,7 @@ fn main() -> anyhow::Result<()> {
     let n = frames.max(1) as f64;
     let total: f64 = fastest.iter().map(|f| f.0).sum();
     println!(
-        "{frames} frames, each at its fastest of {repeats} passes: {:.2} ms a frame on one thread",
+        "{frames} frames, each at its fastest of {repeats} passes: {:.2} ms a frame on {threads} thread(s)",
         total / n
     );
     for (i, name) in [

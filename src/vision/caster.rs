@@ -135,14 +135,12 @@ pub fn shadow_fall(labels: &[Label], width: usize, mm_per_px: f64) -> Option<Sha
     let counts: Vec<usize> = dirs
         .iter()
         .map(|d| {
-            let walk = Walk::new([-d[0], -d[1]], steps);
+            let walk = Walk::new([-d[0], -d[1]], steps).on_rows_of(width);
             shadows
                 .iter()
                 .filter(|&&p| {
-                    walk.from((p % width) as isize, (p / width) as isize)
-                        .any(|(qx, qy)| {
-                            index(width, height, qx, qy).is_some_and(|q| labels[q] == Label::Piece)
-                        })
+                    walk.cells(p, width, height)
+                        .any(|q| q.is_some_and(|q| labels[q] == Label::Piece))
                 })
                 .count()
         })
@@ -342,7 +340,7 @@ impl<'a> Walker<'a> {
             .map(|t| {
                 let (s, c) = t.sin_cos();
                 let [dx, dy] = fall.dir;
-                walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach)
+                walk([-(dx * c - dy * s), -(dx * s + dy * c)], reach).on_rows_of(width)
             })
             .collect();
         Self {
@@ -368,11 +366,10 @@ impl<'a> Walker<'a> {
         seen: &mut dyn FnMut(u32, usize),
     ) -> WalkEnd {
         let (width, height, labels, casters) = (self.width, self.height, self.labels, &self.casters);
-        let (xi, yi) = ((p % width) as isize, (p / width) as isize);
         let mut table_run = 0;
         let mut on = 0u32;
-        for ((qx, qy), k) in walk.from(xi, yi).zip(1..).take(steps) {
-            match index(width, height, qx, qy).map(|q| (labels[q], q)) {
+        for (q, k) in walk.cells(p, width, height).zip(1..).take(steps) {
+            match q.map(|q| (labels[q], q)) {
                 None | Some((Label::Outside, _)) if on == 0 => return WalkEnd::OutOfSight,
                 None | Some((Label::Outside, _)) => break,
                 Some((Label::Piece, q)) if casters[q] != 0 => {
@@ -463,6 +460,63 @@ fn shown_reach(ends: &[WalkEnd], width: usize, fall: ShadowFall, mm_per_px: f64)
 struct Walk {
     dir: [f64; 2],
     steps: Vec<Option<(isize, isize)>>,
+    /// The steps as offsets of a pixel's index in an image of known width, when every step
+    /// has its offset ([`Walk::on_rows_of`]).
+    rows: Option<RowOffsets>,
+}
+
+/// A [`Walk`]'s steps as index offsets in an image `width` wide, and the box of `(x, y)`
+/// offsets they span: from a pixel whose box lies inside the image, every step lands inside
+/// it, at the pixel's index plus the step's offset, with no check per step. (Finding, per
+/// pixel, how many first steps stay inside cost more than it saved: most walks end early.)
+#[derive(Debug, Clone)]
+struct RowOffsets {
+    width: usize,
+    offsets: Vec<isize>,
+    x: (isize, isize),
+    y: (isize, isize),
+}
+
+/// The pixels a walk lands on from one pixel, step by step: each one's index, `None` off the
+/// image.
+struct Cells<'w> {
+    walk: &'w Walk,
+    /// The steps' index offsets, when they all land inside the image from this pixel.
+    inside: Option<&'w [isize]>,
+    p: usize,
+    x: isize,
+    y: isize,
+    width: usize,
+    height: usize,
+    /// The next step, from 0.
+    k: usize,
+}
+
+impl Iterator for Cells<'_> {
+    type Item = Option<usize>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Option<usize>> {
+        let k = self.k;
+        if let Some(offsets) = self.inside {
+            let off = *offsets.get(k)?;
+            self.k += 1;
+            return Some(Some(self.p.wrapping_add_signed(off)));
+        }
+        let step = *self.walk.steps.get(k)?;
+        self.k += 1;
+        let (qx, qy) = match step {
+            Some((ox, oy)) => (self.x + ox, self.y + oy),
+            None => {
+                let n = (k + 1) as f64;
+                (
+                    nearest(self.x as f64 + self.walk.dir[0] * n),
+                    nearest(self.y as f64 + self.walk.dir[1] * n),
+                )
+            }
+        };
+        Some(index(self.width, self.height, qx, qy))
+    }
 }
 
 /// Offsets this close to a half pixel are rounded from the pixel itself ([`Walk`]): far wider
@@ -481,18 +535,57 @@ impl Walk {
                 offset(fx).zip(offset(fy))
             })
             .collect();
-        Self { dir, steps }
+        Self {
+            dir,
+            steps,
+            rows: None,
+        }
     }
 
-    /// The pixels the walk lands on from pixel `(x, y)`, step by step.
-    fn from(&self, x: isize, y: isize) -> impl Iterator<Item = (isize, isize)> + '_ {
-        self.steps.iter().zip(1..).map(move |(step, k)| match step {
-            Some((ox, oy)) => (x + ox, y + oy),
-            None => (
-                nearest(x as f64 + self.dir[0] * f64::from(k)),
-                nearest(y as f64 + self.dir[1] * f64::from(k)),
-            ),
-        })
+    /// The walk with its steps as index offsets in images `width` wide (see [`Walk::cells`]):
+    /// unchanged when some step is rounded from the pixel.
+    fn on_rows_of(mut self, width: usize) -> Self {
+        let offsets: Option<Vec<(isize, isize)>> = self.steps.iter().copied().collect();
+        self.rows = offsets.map(|steps| {
+            let span = |f: fn(&(isize, isize)) -> isize| {
+                steps
+                    .iter()
+                    .map(f)
+                    .fold((0, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
+            };
+            RowOffsets {
+                width,
+                offsets: steps.iter().map(|&(ox, oy)| oy * width as isize + ox).collect(),
+                x: span(|s| s.0),
+                y: span(|s| s.1),
+            }
+        });
+        self
+    }
+
+    /// The pixels the walk lands on from pixel `p` of a `width x height` image, step by step
+    /// ([`Cells`]): step `k` at the pixel plus its offset, or rounded from the pixel where it
+    /// has none.
+    fn cells(&self, p: usize, width: usize, height: usize) -> Cells<'_> {
+        let (x, y) = ((p % width.max(1)) as isize, (p / width.max(1)) as isize);
+        let (w, h) = (width as isize, height as isize);
+        let inside = self
+            .rows
+            .as_ref()
+            .filter(|r| {
+                r.width == width && x + r.x.0 >= 0 && x + r.x.1 < w && y + r.y.0 >= 0 && y + r.y.1 < h
+            })
+            .map(|r| r.offsets.as_slice());
+        Cells {
+            walk: self,
+            inside,
+            p,
+            x,
+            y,
+            width,
+            height,
+            k: 0,
+        }
     }
 }
 
@@ -612,6 +705,7 @@ mod tests {
             Self {
                 dir,
                 steps: vec![None; reach],
+                rows: None,
             }
         }
     }
@@ -619,15 +713,20 @@ mod tests {
     /// Random label images (discs of piece with their shadows, loose dark discs, flecks) lit
     /// from every direction the fall is read in and from random ones, at two scales, with
     /// either [`ShadowLengths`]: `Shown` measures each caster's shadow by the same walks.
-    #[test]
-    fn casterless_shadows_are_relabelled_as_when_every_step_was_rounded_from_its_pixel() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
+    /// Numbers in `[0, 1)` from an xorshift generator started at `seed` (not 0).
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut x = seed;
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             (x >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    #[test]
+    fn casterless_shadows_are_relabelled_as_when_every_step_was_rounded_from_its_pixel() {
+        let mut next = uniform(0x9e37_79b9_7f4a_7c15);
         let mut relabelled = [0; 2];
         for case in 0..96 {
             let (w, h) = (60 + (next() * 80.0) as usize, 50 + (next() * 70.0) as usize);
@@ -692,6 +791,40 @@ mod tests {
         }
         // Both ways do relabel dark pieces, or the comparison would prove little.
         assert!(relabelled.iter().all(|&n| n > 1000), "{relabelled:?}");
+    }
+
+    /// Every walk's cells from every pixel of small images, with index offsets where they apply,
+    /// as rounded from the pixel at every step and checked against the image's edges.
+    #[test]
+    fn a_walks_cells_are_its_steps_rounded_from_the_pixel_inside_the_image_and_across_its_edges() {
+        let mut next = uniform(0x2545_f491_4f6c_dd1d);
+        let (mut fast, mut all) = (0, 0);
+        for case in 0..200 {
+            // Every fall direction (steps on halves), then random ones.
+            let a = if case < FALL_DIRECTIONS {
+                case as f64 * std::f64::consts::TAU / FALL_DIRECTIONS as f64
+            } else {
+                next() * std::f64::consts::TAU
+            };
+            let dir = [a.cos() * (0.5 + next()), a.sin() * (0.5 + next())];
+            let reach = 1 + (next() * 12.0) as usize;
+            let (w, h) = (1 + (next() * 30.0) as usize, 1 + (next() * 30.0) as usize);
+            let walk = Walk::new(dir, reach).on_rows_of(w);
+            let plain = Walk::rounded_every_step(dir, reach);
+            for p in 0..w * h {
+                let cells = walk.cells(p, w, h);
+                fast += usize::from(cells.inside.is_some());
+                all += 1;
+                let got: Vec<Option<usize>> = cells.collect();
+                let want: Vec<Option<usize>> = plain.cells(p, w, h).collect();
+                assert_eq!(
+                    got, want,
+                    "case {case} dir {dir:?} reach {reach} {w}x{h} pixel {p}"
+                );
+            }
+        }
+        // Both ways are taken often, or the comparison would prove little.
+        assert!(fast > all / 4 && fast < all * 3 / 4, "{fast} of {all}");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! of a millimetre. Neither search scores one position twice (see [`Seen`]).
 
 use super::raster::{ScoreScratch, WeightMap};
-use super::solid::{Solid, convex_hull};
+use super::solid::{Solid, convex_hull_of_rings};
 use super::view::{Pose2, Silhouette, Viewpoint};
 use crate::table::{PointMm, PolygonMm};
 
@@ -118,7 +118,16 @@ impl Fit {
 /// The area centroid of the convex hull of a silhouette (a cheap, stable centre).
 pub fn silhouette_centre(sil: &Silhouette) -> Option<PointMm> {
     let pts: Vec<PointMm> = sil.polygons.iter().flatten().copied().collect();
-    let hull = convex_hull(&pts);
+    // Each polygon is a convex ring already: their hull merges them ([`convex_hull_of_rings`]).
+    let ends: Vec<usize> = sil
+        .polygons
+        .iter()
+        .scan(0, |end, p| {
+            *end += p.len();
+            Some(*end)
+        })
+        .collect();
+    let hull = convex_hull_of_rings(&pts, &ends);
     (hull.len() >= 3).then(|| PolygonMm::new(hull).centroid())
 }
 

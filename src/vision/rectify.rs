@@ -27,8 +27,11 @@ pub struct Rectification {
     pub coarse: RectifyGrid,
     frame_width: i32,
     frame_height: i32,
-    /// Fine map, `CV_32FC2` (raw x, y per fine pixel).
-    fine_map: Mat,
+    /// Fine maps (raw x, y per fine pixel) in OpenCV's fixed-point form (`CV_16SC2` +
+    /// `CV_16UC1`): `remap` turns a float map into this form on every call, the same way
+    /// ([`fixed_point`]), so a fine view is the same image either way, made faster.
+    fine_map1: Mat,
+    fine_map2: Mat,
     /// Coarse maps in OpenCV's fixed-point form (`CV_16SC2` + `CV_16UC1`).
     coarse_map1: Mat,
     coarse_map2: Mat,
@@ -40,28 +43,10 @@ pub struct Rectification {
 impl Rectification {
     /// The warps of `profile`'s table plane onto the fine grid `fine` and its coarse subsampling.
     pub fn new(profile: &Profile, fine: RectifyGrid) -> Result<Self, VisionError> {
-        let plane = PlaneToPixels::table(profile);
         let (fw, fh) = (profile.image_size.width as i32, profile.image_size.height as i32);
         let rows = fine.height as i32;
         let cols = fine.width as i32;
-        let mut fine_map = Mat::new_rows_cols_with_default(rows, cols, core::CV_32FC2, Scalar::all(-1.0))?;
-        let mut fine_valid = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, Scalar::all(0.0))?;
-        for j in 0..rows {
-            let m = fine_map.at_row_mut::<core::Vec2f>(j)?;
-            let v = fine_valid.at_row_mut::<u8>(j)?;
-            for i in 0..cols as usize {
-                let Some(px) = plane.to_px(fine.px_to_mm(PointPx::new(i as f64, j as f64))) else {
-                    continue;
-                };
-                if !(px.x.is_finite() && px.y.is_finite()) {
-                    continue;
-                }
-                m[i] = core::Vec2f::from([px.x as f32, px.y as f32]);
-                if px.x >= 0.0 && px.y >= 0.0 && px.x <= (fw - 1) as f64 && px.y <= (fh - 1) as f64 {
-                    v[i] = 255;
-                }
-            }
-        }
+        let (fine_map, fine_valid) = float_map(profile, &fine)?;
         let crows = (rows + COARSE_STEP - 1) / COARSE_STEP;
         let ccols = (cols + COARSE_STEP - 1) / COARSE_STEP;
         let mut coarse_float =
@@ -80,16 +65,8 @@ impl Rectification {
                 *d = srcv[i * COARSE_STEP as usize];
             }
         }
-        let mut coarse_map1 = Mat::default();
-        let mut coarse_map2 = Mat::default();
-        imgproc::convert_maps(
-            &coarse_float,
-            &Mat::default(),
-            &mut coarse_map1,
-            &mut coarse_map2,
-            core::CV_16SC2,
-            false,
-        )?;
+        let (coarse_map1, coarse_map2) = fixed_point(&coarse_float)?;
+        let (fine_map1, fine_map2) = fixed_point(&fine_map)?;
         let coarse = RectifyGrid {
             origin_mm: fine.origin_mm,
             mm_per_px: fine.mm_per_px * COARSE_STEP as f64,
@@ -101,7 +78,8 @@ impl Rectification {
             coarse,
             frame_width: fw,
             frame_height: fh,
-            fine_map,
+            fine_map1,
+            fine_map2,
             coarse_map1,
             coarse_map2,
             fine_valid,
@@ -144,13 +122,14 @@ impl Rectification {
     pub fn fine_view(&self, frame: &Mat, rect: Rect) -> Result<Mat, VisionError> {
         self.check(frame)?;
         let rect = self.clip(rect);
-        let map = Mat::roi(&self.fine_map, rect)?;
+        let map1 = Mat::roi(&self.fine_map1, rect)?;
+        let map2 = Mat::roi(&self.fine_map2, rect)?;
         let mut out = Mat::default();
         imgproc::remap(
             frame,
             &mut out,
-            &map,
-            &Mat::default(),
+            &map1,
+            &map2,
             imgproc::INTER_LINEAR,
             core::BORDER_CONSTANT,
             Scalar::all(0.0),
@@ -166,6 +145,42 @@ impl Rectification {
         let y1 = (rect.y + rect.height).clamp(y0, self.fine.height as i32);
         Rect::new(x0, y0, x1 - x0, y1 - y0)
     }
+}
+
+/// The raw frame's `(x, y)` at every fine pixel (`CV_32FC2`, -1 where the plane has none), and
+/// 255 where that lies inside the frame (`CV_8UC1`).
+fn float_map(profile: &Profile, fine: &RectifyGrid) -> Result<(Mat, Mat), VisionError> {
+    let plane = PlaneToPixels::table(profile);
+    let (fw, fh) = (profile.image_size.width as i32, profile.image_size.height as i32);
+    let (rows, cols) = (fine.height as i32, fine.width as i32);
+    let mut map = Mat::new_rows_cols_with_default(rows, cols, core::CV_32FC2, Scalar::all(-1.0))?;
+    let mut valid = Mat::new_rows_cols_with_default(rows, cols, core::CV_8UC1, Scalar::all(0.0))?;
+    for j in 0..rows {
+        let m = map.at_row_mut::<core::Vec2f>(j)?;
+        let v = valid.at_row_mut::<u8>(j)?;
+        for i in 0..cols as usize {
+            let Some(px) = plane.to_px(fine.px_to_mm(PointPx::new(i as f64, j as f64))) else {
+                continue;
+            };
+            if !(px.x.is_finite() && px.y.is_finite()) {
+                continue;
+            }
+            m[i] = core::Vec2f::from([px.x as f32, px.y as f32]);
+            if px.x >= 0.0 && px.y >= 0.0 && px.x <= (fw - 1) as f64 && px.y <= (fh - 1) as f64 {
+                v[i] = 255;
+            }
+        }
+    }
+    Ok((map, valid))
+}
+
+/// A float map in OpenCV's fixed-point form for [`imgproc::remap`]: whole pixels (`CV_16SC2`)
+/// and interpolation table indices (`CV_16UC1`).
+fn fixed_point(map: &Mat) -> Result<(Mat, Mat), VisionError> {
+    let mut map1 = Mat::default();
+    let mut map2 = Mat::default();
+    imgproc::convert_maps(map, &Mat::default(), &mut map1, &mut map2, core::CV_16SC2, false)?;
+    Ok((map1, map2))
 }
 
 #[cfg(test)]
@@ -198,5 +213,58 @@ mod tests {
         }
         assert_eq!(r.coarse.mm_per_px, 2.0);
         assert_eq!(r.coarse.width, 101);
+    }
+
+    #[test]
+    fn a_fine_view_is_the_frame_remapped_by_the_float_map_pixel_for_pixel() {
+        let profile = sample_profile();
+        let grid =
+            RectifyGrid::covering(PointMm::new(-40.0, -30.0), PointMm::new(260.0, 190.0), 0.7).unwrap();
+        let r = Rectification::new(&profile, grid).unwrap();
+        // Noise: every bit of the interpolation shows.
+        let mut frame = Mat::new_rows_cols_with_default(720, 1280, core::CV_8UC3, Scalar::all(0.0)).unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for y in 0..720 {
+            for p in frame.at_row_mut::<core::Vec3b>(y).unwrap() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *p = core::Vec3b::from([x as u8, (x >> 8) as u8, (x >> 16) as u8]);
+            }
+        }
+        let (float, _) = float_map(&profile, &grid).unwrap();
+        for rect in [
+            Rect::new(0, 0, grid.width as i32, grid.height as i32),
+            Rect::new(37, 21, 90, 64),
+        ] {
+            let fine = r.fine_view(&frame, rect).unwrap();
+            let mut want = Mat::default();
+            imgproc::remap(
+                &frame,
+                &mut want,
+                &Mat::roi(&float, rect).unwrap(),
+                &Mat::default(),
+                imgproc::INTER_LINEAR,
+                core::BORDER_CONSTANT,
+                Scalar::all(0.0),
+            )
+            .unwrap();
+            assert_eq!((fine.rows(), fine.cols()), (rect.height, rect.width));
+            let mut differ = 0;
+            let mut seen = 0;
+            for y in 0..rect.height {
+                let (a, b) = (
+                    fine.at_row::<core::Vec3b>(y).unwrap(),
+                    want.at_row::<core::Vec3b>(y).unwrap(),
+                );
+                differ += a.iter().zip(b).filter(|(p, q)| p != q).count();
+                seen += a.iter().filter(|p| p.0 != [0, 0, 0]).count();
+            }
+            assert_eq!(differ, 0, "{rect:?}");
+            assert!(
+                seen > (rect.area() / 2) as usize,
+                "{rect:?}: the frame shows there"
+            );
+        }
     }
 }

@@ -46,6 +46,10 @@ const BLUR_KSIZE: i32 = 3;
 /// The coarse view is labelled in bands of at least this many rows (fewer would cost more in
 /// starting threads than they save).
 pub(crate) const MIN_BAND_ROWS: i32 = 32;
+/// On several threads, the coarse view is cut into this many bands per thread, taken as threads
+/// come free: rows cost unevenly (unseen rows are cheap, rows of pieces dear), and one band per
+/// thread left one thread waiting on the other.
+const BANDS_PER_THREAD: usize = 4;
 
 /// A rectangle of the fine view, labelled.
 #[derive(Debug, Clone)]
@@ -205,12 +209,12 @@ pub fn blur(src: &Mat) -> Result<Mat, VisionError> {
     Ok(out)
 }
 
-/// Splits `rows` into at most `threads` bands `(first, end)` of consecutive rows, in order,
-/// none shorter than [`MIN_BAND_ROWS`] unless it is the only one.
-fn row_bands(rows: i32, threads: usize) -> Vec<(i32, i32)> {
+/// Splits `rows` into at most `most` bands `(first, end)` of consecutive rows, in order, none
+/// shorter than [`MIN_BAND_ROWS`] unless it is the only one.
+fn row_bands(rows: i32, most: usize) -> Vec<(i32, i32)> {
     let rows = rows.max(0);
     let by_rows = (rows / MIN_BAND_ROWS).max(1) as usize;
-    let n = threads.clamp(1, by_rows) as i32;
+    let n = most.clamp(1, by_rows) as i32;
     (0..n).map(|k| (rows * k / n, rows * (k + 1) / n)).collect()
 }
 
@@ -244,8 +248,25 @@ fn label_rows(
 }
 
 /// Labels a frame's coarse view (from `Rectification::coarse_view`) and finds the fine
-/// rectangles to look at.
+/// rectangles to look at: [`coarse_labels`], then [`coarse_regions`].
 pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
+    coarse_regions(coarse_labels(coarse_view, input)?, input)
+}
+
+/// The first half of the coarse pass: the frame's [`Balance`] (gains, shadow tint, the way
+/// shadows fall), final once this returns, and each coarse pixel's label against the
+/// reference. What reads the frame with that balance (the counter) need not wait for the
+/// second half.
+#[derive(Debug, Clone)]
+pub struct CoarseLabels {
+    pub balance: Balance,
+    /// The blurred coarse view.
+    view: Mat,
+    labelled: Vec<Label>,
+}
+
+/// The first half of the coarse pass on a coarse view ([`CoarseLabels`]).
+pub fn coarse_labels(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseLabels, VisionError> {
     let view = blur(coarse_view)?;
     let mut balance = Balance::estimate(&view, input.reference, input.balance_mask)
         .unwrap_or_default()
@@ -253,7 +274,12 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     let rows = view.rows();
     let cols = view.cols();
     // The view is labelled in bands of rows, one task each: the frame's regions wait for it.
-    let bands = row_bands(rows, input.threads);
+    let most = if input.threads > 1 {
+        input.threads * BANDS_PER_THREAD
+    } else {
+        1
+    };
+    let bands = row_bands(rows, most);
     let order: Vec<usize> = (0..bands.len()).collect();
     let looked = run_tasks(
         bands.len(),
@@ -271,6 +297,23 @@ pub fn coarse_pass_on(coarse_view: &Mat, input: &CoarseInputs) -> Result<CoarseP
     }
     let width = cols.max(0) as usize;
     balance.shadow_fall = shadow_fall(&labelled, width, input.rect.coarse.mm_per_px);
+    Ok(CoarseLabels {
+        balance,
+        view,
+        labelled,
+    })
+}
+
+/// The second half of the coarse pass: shadows no caster explains, changes and the regions to
+/// look at. The balance is left as [`coarse_labels`] found it.
+pub fn coarse_regions(coarse: CoarseLabels, input: &CoarseInputs) -> Result<CoarsePass, VisionError> {
+    let CoarseLabels {
+        balance,
+        view,
+        mut labelled,
+    } = coarse;
+    let (rows, cols) = (view.rows(), view.cols());
+    let width = cols.max(0) as usize;
     if let Some(fall) = balance.shadow_fall.filter(|_| input.rims) {
         relabel_rims(&mut labelled, width, fall, input.rect.coarse.mm_per_px);
     }

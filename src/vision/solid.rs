@@ -497,7 +497,132 @@ fn bottle(length: f64, diameter: f64) -> Vec<Part> {
 /// them apart; the hulls are the same, point for point).
 pub fn convex_hull(points: &[PointMm]) -> Vec<PointMm> {
     let mut pts: Vec<PointMm> = points.iter().copied().filter(|p| p.is_finite()).collect();
-    pts.sort_unstable_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.sort_unstable_by(lexical);
+    hull_of_sorted(pts)
+}
+
+/// Points in the order [`convex_hull`] sorts them: by x, then y (`total_cmp`).
+fn lexical(a: &PointMm, b: &PointMm) -> std::cmp::Ordering {
+    a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+}
+
+/// [`convex_hull`] of `points` laid out as consecutive rings, ring `k` ending before
+/// `ring_ends[k]`, each ring a convex polygon in either orientation (a section's outline placed
+/// by a rotation, a lean and a shift): the same hull, point for point, with fewer comparisons.
+/// Split at its least and greatest points, a convex ring is two runs already in
+/// [`convex_hull`]'s order; the runs and rings are merged. Merged points that come out of order
+/// (rounding bent a ring, or it is not convex) are sorted after all: a sorted list of the same
+/// points is the same list. A point that is not finite, or ends that do not cover `points`,
+/// fall back to [`convex_hull`].
+pub fn convex_hull_of_rings(points: &[PointMm], ring_ends: &[usize]) -> Vec<PointMm> {
+    let whole =
+        ring_ends.last().copied().unwrap_or(0) == points.len() && ring_ends.windows(2).all(|w| w[0] <= w[1]);
+    if !whole || !points.iter().all(|p| p.is_finite()) {
+        return convex_hull(points);
+    }
+    let mut pts: Vec<PointMm> = Vec::with_capacity(points.len());
+    MERGE_SCRATCH.with_borrow_mut(|(ring_sorted, merged)| {
+        let mut start = 0;
+        for &end in ring_ends {
+            let ring = &points[start..end];
+            start = end;
+            if pts.is_empty() {
+                merge_runs(ring, &mut pts);
+                continue;
+            }
+            ring_sorted.clear();
+            merge_runs(ring, ring_sorted);
+            merged.clear();
+            merge_into(&pts, ring_sorted, merged);
+            pts.clear();
+            pts.extend_from_slice(merged);
+        }
+    });
+    // The merges compare numerically; `lexical` tells -0 from +0 as well.
+    if pts
+        .windows(2)
+        .any(|w| lexical(&w[0], &w[1]) == std::cmp::Ordering::Greater)
+    {
+        pts.sort_unstable_by(lexical);
+    }
+    hull_of_sorted(pts)
+}
+
+thread_local! {
+    /// [`convex_hull_of_rings`]'s buffers, kept between calls (a fit takes hundreds of hulls).
+    static MERGE_SCRATCH: std::cell::RefCell<(Vec<PointMm>, Vec<PointMm>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// `a` comes before `b` in x, then y (finite points; [`lexical`] but for the sign of zero).
+#[inline(always)]
+fn before(a: PointMm, b: PointMm) -> bool {
+    a.x < b.x || (a.x == b.x && a.y < b.y)
+}
+
+/// A ring's points appended to `out`: its run forwards from its least point to its greatest,
+/// merged with its run backwards from the point before the least; in order ([`before`]) when
+/// the ring is convex.
+fn merge_runs(ring: &[PointMm], out: &mut Vec<PointMm>) {
+    let n = ring.len();
+    if n == 0 {
+        return;
+    }
+    let (mut least, mut greatest) = (0, 0);
+    for (i, &p) in ring.iter().enumerate().skip(1) {
+        if before(p, ring[least]) {
+            least = i;
+        }
+        if before(ring[greatest], p) {
+            greatest = i;
+        }
+    }
+    let forward_len = (greatest + n - least) % n + 1;
+    let backward_len = n - forward_len;
+    let next = |i: usize| if i + 1 == n { 0 } else { i + 1 };
+    let previous = |i: usize| if i == 0 { n - 1 } else { i - 1 };
+    let (mut f, mut taken_f) = (least, 0);
+    let (mut b, mut taken_b) = (previous(least), 0);
+    while taken_f < forward_len && taken_b < backward_len {
+        let (pf, pb) = (ring[f], ring[b]);
+        if before(pb, pf) {
+            out.push(pb);
+            b = previous(b);
+            taken_b += 1;
+        } else {
+            out.push(pf);
+            f = next(f);
+            taken_f += 1;
+        }
+    }
+    for _ in taken_f..forward_len {
+        out.push(ring[f]);
+        f = next(f);
+    }
+    for _ in taken_b..backward_len {
+        out.push(ring[b]);
+        b = previous(b);
+    }
+}
+
+/// Two lists merged into `out`, the lesser head first ([`before`]; in order when both are).
+fn merge_into(a: &[PointMm], b: &[PointMm], out: &mut Vec<PointMm>) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if before(b[j], a[i]) {
+            out.push(b[j]);
+            j += 1;
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
+/// Andrew's monotone chain over points already in [`lexical`] order.
+fn hull_of_sorted(mut pts: Vec<PointMm>) -> Vec<PointMm> {
     pts.dedup_by(|a, b| (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12);
     if pts.len() < 3 {
         return pts;
@@ -576,6 +701,117 @@ mod tests {
             let bits = |h: &[PointMm]| h.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
             proptest::prop_assert_eq!(bits(&fast), bits(&plain));
         }
+    }
+
+    /// A convex ring of up to 24 points (some on a coarse grid: ties and collinear runs), in
+    /// either orientation, starting anywhere round it.
+    fn ring() -> impl proptest::strategy::Strategy<Value = Vec<PointMm>> {
+        use proptest::prelude::*;
+        (
+            proptest::collection::vec((-30.0..30.0f64, -30.0..30.0f64), 0..24),
+            proptest::bool::ANY,
+            proptest::bool::ANY,
+            0..24usize,
+            (
+                -40.0..40.0f64,
+                -40.0..40.0f64,
+                0.0..std::f64::consts::TAU,
+                0.5..2.0f64,
+            ),
+        )
+            .prop_map(|(pts, snap, reverse, start, (dx, dy, angle, scale))| {
+                let pts: Vec<PointMm> = pts
+                    .into_iter()
+                    .map(|(x, y)| {
+                        if snap {
+                            PointMm::new(x.round() / 4.0, y.round() / 4.0)
+                        } else {
+                            PointMm::new(x, y)
+                        }
+                    })
+                    .collect();
+                let (s, c) = angle.sin_cos();
+                let mut ring: Vec<PointMm> = convex_hull(&pts)
+                    .into_iter()
+                    .map(|p| {
+                        PointMm::new(c * p.x - s * p.y, s * p.x + c * p.y) * scale + PointMm::new(dx, dy)
+                    })
+                    .collect();
+                if reverse {
+                    ring.reverse();
+                }
+                if !ring.is_empty() {
+                    let k = start % ring.len();
+                    ring.rotate_left(k);
+                }
+                ring
+            })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_hull_of_convex_rings_is_point_for_point_the_hull_of_their_points(
+            rings in proptest::collection::vec(ring(), 1..5),
+            bent in proptest::option::of((0..100usize, -5.0..5.0f64, -5.0..5.0f64)),
+        ) {
+            let mut points: Vec<PointMm> = Vec::new();
+            let mut ends = Vec::new();
+            for r in &rings {
+                points.extend(r);
+                ends.push(points.len());
+            }
+            // Now and then a point moved off its ring: a ring that is no longer convex.
+            if let Some((k, dx, dy)) = bent.filter(|_| !points.is_empty()) {
+                let k = k % points.len();
+                points[k] = points[k] + PointMm::new(dx, dy);
+            }
+            let bits = |h: &[PointMm]| h.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&convex_hull_of_rings(&points, &ends)), bits(&convex_hull(&points)));
+        }
+    }
+
+    #[test]
+    fn convex_rings_are_merged_and_the_rest_falls_back_to_sorting() {
+        let square = |x: f64, y: f64| {
+            vec![
+                PointMm::new(x, y),
+                PointMm::new(x + 2.0, y),
+                PointMm::new(x + 2.0, y + 2.0),
+                PointMm::new(x, y + 2.0),
+            ]
+        };
+        let mut two = square(0.0, 0.0);
+        two.extend(square(1.0, 1.0).into_iter().rev());
+        let mut runs = Vec::new();
+        merge_runs(&two[4..], &mut runs);
+        let p = PointMm::new;
+        assert_eq!(
+            runs,
+            vec![p(1.0, 1.0), p(1.0, 3.0), p(3.0, 1.0), p(3.0, 3.0)],
+            "in order"
+        );
+        let hull = convex_hull_of_rings(&two, &[4, 8]);
+        assert_eq!(hull, convex_hull(&two));
+        assert_eq!(hull.len(), 6);
+        // A ring that is not convex, ends that miss points, a point at infinity: as sorted.
+        let dent = vec![
+            PointMm::new(0.0, 0.0),
+            PointMm::new(4.0, 0.0),
+            PointMm::new(2.0, 1.0),
+            PointMm::new(4.0, 4.0),
+            PointMm::new(0.0, 4.0),
+        ];
+        let mut runs = Vec::new();
+        merge_runs(&dent, &mut runs);
+        assert!(
+            runs.windows(2)
+                .any(|w| lexical(&w[0], &w[1]) == std::cmp::Ordering::Greater)
+        );
+        assert_eq!(convex_hull_of_rings(&dent, &[5]), convex_hull(&dent));
+        assert_eq!(convex_hull_of_rings(&two, &[4]), convex_hull(&two));
+        let mut far = two.clone();
+        far[2] = PointMm::new(f64::INFINITY, 0.0);
+        assert_eq!(convex_hull_of_rings(&far, &[4, 8]), convex_hull(&far));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! in the rectified view, and its footprint is where it touches the table, not the top of its
 //! silhouette.
 
-use super::solid::{Solid, convex_hull};
+use super::solid::{Solid, convex_hull_of_rings};
 use crate::table::{Camera, PointMm};
 
 /// A camera must be at least this high above anything it looks at, mm.
@@ -92,13 +92,18 @@ impl Silhouette {
         };
         let mut polygons = Vec::new();
         let mut buf: Vec<PointMm> = Vec::with_capacity(64);
+        // Where each placed section ends in `buf`: placed by a rotation, a lean and a shift, a
+        // convex section stays convex, and the hull merges them ([`convex_hull_of_rings`]).
+        let mut ends: Vec<usize> = Vec::with_capacity(8);
         for part in &solid.parts {
             if part.convex_body && part.sections.len() > 2 {
                 buf.clear();
+                ends.clear();
                 for sec in &part.sections {
                     buf.extend(sec.outline.iter().map(|&q| place(q, sec.z_mm)));
+                    ends.push(buf.len());
                 }
-                let hull = convex_hull(&buf);
+                let hull = convex_hull_of_rings(&buf, &ends);
                 if hull.len() >= 3 {
                     polygons.push(hull);
                 }
@@ -106,10 +111,12 @@ impl Silhouette {
             }
             for pair in part.sections.windows(2) {
                 buf.clear();
+                ends.clear();
                 for sec in pair {
                     buf.extend(sec.outline.iter().map(|&q| place(q, sec.z_mm)));
+                    ends.push(buf.len());
                 }
-                let hull = convex_hull(&buf);
+                let hull = convex_hull_of_rings(&buf, &ends);
                 if hull.len() >= 3 {
                     polygons.push(hull);
                 }

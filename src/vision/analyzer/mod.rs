@@ -26,7 +26,7 @@ use super::colour::{ColourModel, ColourSet, Palette, entry_colours};
 use super::counter::CounterBand;
 use super::detect::{Detection, Detector, Model, SeenBy, die_top, refit_as, repose};
 use super::in_play::InPlay;
-use super::labels::Label;
+use super::labels::{Balance, Label};
 use super::parallel::{default_threads, run_tasks};
 use super::rectify::{COARSE_STEP, Rectification};
 use super::region::{self, CoarseInputs, FineInputs, Tops};
@@ -295,10 +295,11 @@ impl Analyzer {
                 && palette
                     .white_sum
                     .is_some_and(|w| lighter_of_table_hue(e.colour, &table_colour, table_bgr, w));
-            let shadowy = match taught_models {
-                Some(ms) => !ms.is_empty() && ms.iter().all(|m| shadow_like(m, &table_colour)),
-                None => shadow_like(&catalog_model, &table_colour),
-            };
+            // Judged on the colours the piece shows: those taught, else the catalog's.
+            let shown: &[ColourModel] = taught_models.unwrap_or(std::slice::from_ref(&catalog_model));
+            let shown_all = |f: &dyn Fn(&ColourModel) -> bool| !shown.is_empty() && shown.iter().all(f);
+            let shadowy = shown_all(&|m| shadow_like(m, &table_colour));
+            let is_dark = shown_all(&|m| dark(m));
             // A taught piece's colours are those it shows on this table, washed-out faces
             // included.
             let shaded = taught_models.is_none() && shaded_like_table(e.colour, table_bgr, profile.white_bgr);
@@ -306,7 +307,7 @@ impl Analyzer {
             let mut model = Model::new(i, e, colours.primary, colours.secondary, like)
                 .with_body_standing_out(stands_out)
                 .with_shadow_like(shadowy)
-                .with_dark(dark(&catalog_model))
+                .with_dark(is_dark)
                 .with_table_hue(table_hue)
                 .with_paler_table(paler)
                 .with_shaded_like_table(shaded)
@@ -427,8 +428,32 @@ impl Analyzer {
         times.rectify_ms += ms(t);
 
         let t = Instant::now();
-        let coarse = self.coarse_pass(&coarse_view)?;
+        let coarse_inputs = self.coarse_inputs();
+        let labelled = region::coarse_labels(&coarse_view, &coarse_inputs)?;
         times.foreground_ms += ms(t);
+        let fine_inputs = self.fine_inputs();
+        let find_regions = |labelled| {
+            let t = Instant::now();
+            (region::coarse_regions(labelled, &coarse_inputs), ms(t))
+        };
+        // The counter needs only the balance: on several threads it is read on a second one
+        // while the coarse pass finds the regions, and is then no task of the regions'.
+        let ((coarse, regions_ms), early_counter) = if self.threads > 1 && self.counter.is_some() {
+            let balance = labelled.balance;
+            std::thread::scope(|scope| {
+                let counter = scope.spawn(|| self.read_counter(frame, &fine_inputs, &balance));
+                let coarse = find_regions(labelled);
+                (
+                    coarse,
+                    Some(counter.join().map_err(|_| super::parallel::WorkerLost)),
+                )
+            })
+        } else {
+            (find_regions(labelled), None)
+        };
+        times.foreground_ms += regions_ms;
+        let coarse = coarse?;
+        let early_counter = early_counter.transpose()?;
         let view_moved = self.view_moved(&coarse.labels)?;
         let coarse_px_mm2 = self.rect.coarse.mm_per_px * self.rect.coarse.mm_per_px;
         let arm = coarse
@@ -437,11 +462,11 @@ impl Analyzer {
             .zip(&coarse.at_view_edge)
             .any(|((_, area), &edge)| edge && *area as f64 * coarse_px_mm2 >= ARM_MIN_MM2);
 
-        let fine_inputs = self.fine_inputs();
-        // The regions and the counter (the last task), costliest (largest) first.
+        // The regions and the counter (the last task, unless read already), costliest (largest)
+        // first.
         let n_regions = coarse.plans.len();
         let mut order: Vec<usize> = (0..n_regions).collect();
-        if self.counter.is_some() {
+        if self.counter.is_some() && early_counter.is_none() {
             order.push(n_regions);
         }
         let task_area = |i: usize| match coarse.plans.get(i) {
@@ -471,27 +496,17 @@ impl Analyzer {
                     })
                 })()),
                 None => {
-                    let t = Instant::now();
-                    let reading = self
-                        .counter
-                        .as_ref()
-                        .map(|band| {
-                            band.read(
-                                frame,
-                                &fine_inputs,
-                                &self.profile,
-                                &self.models,
-                                &self.view,
-                                &coarse.balance,
-                            )
-                        })
-                        .transpose();
-                    Looked::Counter(reading, ms(t))
+                    let (reading, took) = self.read_counter(frame, &fine_inputs, &coarse.balance);
+                    Looked::Counter(reading, took)
                 }
             },
         )?;
         let mut looks = Vec::with_capacity(n_regions);
         let mut counter_reading = None;
+        if let Some((reading, took)) = early_counter {
+            counter_reading = reading?;
+            times.counter_ms += took;
+        }
         // Every region has its look, in region order (a missing one would shift the rest).
         for (i, l) in looked.into_iter().enumerate() {
             match l {
@@ -762,24 +777,51 @@ impl Analyzer {
 
     /// The coarse pass (balance, shadow tint, labels, changed regions) on a coarse view.
     fn coarse_pass(&self, coarse_view: &Mat) -> Result<region::CoarsePass, VisionError> {
-        region::coarse_pass_on(
-            coarse_view,
-            &CoarseInputs {
-                rect: &self.rect,
-                reference: &self.ref_coarse,
-                usable: &self.usable_coarse,
-                balance_mask: &self.usable_coarse,
-                view: &self.view,
-                view_edge: &self.view_edge,
-                threads: self.threads,
-                rims: self.rims(),
-                tops: Some(Tops {
-                    palette: &self.palette,
-                    white: self.white,
-                    colours: self.top_colours(),
-                }),
-            },
-        )
+        region::coarse_pass_on(coarse_view, &self.coarse_inputs())
+    }
+
+    fn coarse_inputs(&self) -> CoarseInputs<'_> {
+        CoarseInputs {
+            rect: &self.rect,
+            reference: &self.ref_coarse,
+            usable: &self.usable_coarse,
+            balance_mask: &self.usable_coarse,
+            view: &self.view,
+            view_edge: &self.view_edge,
+            threads: self.threads,
+            rims: self.rims(),
+            tops: Some(Tops {
+                palette: &self.palette,
+                white: self.white,
+                colours: self.top_colours(),
+            }),
+        }
+    }
+
+    /// The counter read in `frame` with the frame's `balance`, and the time it took (ms);
+    /// `None` without a counter.
+    fn read_counter(
+        &self,
+        frame: &Mat,
+        fine_inputs: &FineInputs<'_>,
+        balance: &Balance,
+    ) -> (Result<Option<super::counter::CounterReading>, VisionError>, f64) {
+        let t = Instant::now();
+        let reading = self
+            .counter
+            .as_ref()
+            .map(|band| {
+                band.read(
+                    frame,
+                    fine_inputs,
+                    &self.profile,
+                    &self.models,
+                    &self.view,
+                    balance,
+                )
+            })
+            .transpose();
+        (reading, ms(t))
     }
 
     /// The top colours of the pieces in play placed by their tops ([`Model::seen_by_top`]).
@@ -927,7 +969,7 @@ impl Analyzer {
 }
 
 /// Whether white-balance gains mean the light changed since calibration.
-pub fn lighting_changed(balance: &super::labels::Balance) -> bool {
+pub fn lighting_changed(balance: &Balance) -> bool {
     let g = balance.gains;
     let mean = (g[0] + g[1] + g[2]) / 3.0;
     let (lo, hi) = (g[0].min(g[1]).min(g[2]), g[0].max(g[1]).max(g[2]));
@@ -1011,7 +1053,7 @@ pub fn mean(points: &[PointMm]) -> PointMm {
 
 impl Analyzer {
     /// The frame's white balance and shadow tint (diagnostics).
-    pub fn balance_of(&self, frame: &Mat) -> Result<super::labels::Balance, VisionError> {
+    pub fn balance_of(&self, frame: &Mat) -> Result<Balance, VisionError> {
         Ok(self.coarse_pass(&self.rect.coarse_view(frame)?)?.balance)
     }
 
@@ -1108,6 +1150,30 @@ mod tests {
         )
         .unwrap();
         (sc, an)
+    }
+
+    #[test]
+    fn a_piece_is_dark_by_the_colours_it_shows_its_taught_ones_when_taught() {
+        use crate::table::catalog::Srgb;
+        use crate::vision::taught::TaughtPiece;
+        let (sc, an) = scene(3, 22.0, |_| Faults::none(), 1);
+        let dark_of = |an: &Analyzer, name: &str| an.models().iter().find(|m| m.name == name).unwrap().dark;
+        assert!(dark_of(&an, "ink_die") && dark_of(&an, "octo_canon"));
+        assert!(!dark_of(&an, "crab"));
+        // A set whose die is a pale grey: taught so, it is no dark piece; its canon still is.
+        let mut taught = TaughtModels::default();
+        taught.pieces.insert(
+            "ink_die".to_string(),
+            TaughtPiece {
+                colours: vec![ColourModel::of_srgb(Srgb([0xC8, 0xC8, 0xC8]))],
+                scale: 1.0,
+                area_mm2: 0.0,
+                frames: 1,
+                taught: String::new(),
+            },
+        );
+        let an = Analyzer::new(&sc.profile, &sc.reference, &Catalog::default_catalog(), &taught).unwrap();
+        assert!(!dark_of(&an, "ink_die") && dark_of(&an, "octo_canon"));
     }
 
     #[test]
@@ -1211,6 +1277,8 @@ mod tests {
         let three = an.analyze(frame).unwrap();
         assert!(one.pieces.len() >= 10, "{} pieces", one.pieces.len());
         assert_eq!(one.pieces, three.pieces);
+        // On several threads the counter is read beside the coarse pass: the same reading.
+        assert!(one.counter.is_some() && three.times.counter_ms > 0.0);
         assert_eq!(one.counter, three.counter);
         assert_eq!(one.base_mm, three.base_mm);
         assert_eq!(
@@ -1245,7 +1313,6 @@ mod tests {
 
     #[test]
     fn gains_far_from_one_mean_the_light_changed() {
-        use crate::vision::labels::Balance;
         assert!(!lighting_changed(&Balance {
             gains: [1.02, 0.99, 1.01],
             shadow_tint: None,
