@@ -2,8 +2,8 @@
 //!
 //! `cargo run --release --example vision_probe -- SEED [SEED...]` renders the bench's scene for
 //! each seed (as `octoref bench --seed 1` numbers them), analyses its frames, prints every miss,
-//! extra and wrong closest call, and writes `/tmp/probe_<seed>_<frame>.png`: the fine top-down
-//! view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
+//! extra and wrong closest call, and a crab read at the wrong bead, and writes
+//! `/tmp/probe_<seed>_<frame>.png`: the fine top-down view with changed pixels tinted, detections (red footprints, ids) and true footprints (green).
 //! `PROBE_DUMP=p26` also prints, on stderr, every piece, shadow and table pixel inside that missed piece's
 //! true silhouette: its colour, the reference's, and the colours it matches best. `PROBE_LIST=1`
 //! lists every piece found per frame; `PROBE_PIX=x,y,r` lists the best and compatible colours
@@ -947,6 +947,13 @@ fn main() -> anyhow::Result<()> {
                         t.report.id, t.report.piece, t.report.treasure, t.seen_share, t.visible, found
                     );
                 }
+            }
+            let crab_read = report.counter.as_ref().map(|c| c.crab);
+            if crab_read != Some(f.truth.counter.crab) {
+                println!(
+                    "  wrong counter: crab read at {crab_read:?}, truly at {}",
+                    f.truth.counter.crab
+                );
             }
             for w in &score.wrong_calls {
                 println!("  wrong closest {w:?}");

@@ -428,6 +428,21 @@ fn a_brown_chest_on_an_orange_deck_is_found() {
     assert_found_exactly(&summary, &["treasure/chest", "ship"]);
 }
 
+/// Bench scene 9 (tilt 9.7 degrees), second frame: the crab four beads along, a cord's length
+/// past the black bead it last stepped over. Its rims (its shaded edge, the shadow it casts on
+/// the string) read as nothing the counter knows, and with the cord made a gap wider than the
+/// counter's run may hold: the run began at the crab, read at the start (0 for 4).
+const CRAB_APART_SEED: u64 = 9;
+const CRAB_APART_FRAMES: usize = 2;
+
+#[test]
+fn a_crab_a_cord_apart_from_the_beads_it_stepped_over_is_counted_after_them() {
+    let summary = scene_of_the_bench(CRAB_APART_SEED, CRAB_APART_FRAMES);
+    let r = &summary.rulings;
+    assert_eq!(r.counter_checked, CRAB_APART_FRAMES);
+    assert_eq!(r.counter_right, CRAB_APART_FRAMES, "{r:?}");
+}
+
 /// Scene 118 of `octoref bench --seed 101` (tilt 20.5 degrees), on brown wood: a brown chest
 /// rides on the orange ship. Its lit side reads as the table's brown and its shaded side as the
 /// table's shadow (a sixth and a fifth of its outline), labelled against the table the ship

@@ -64,6 +64,11 @@ const LOCAL_TABLE_OFFSET_MM: f64 = 16.0;
 const CRAB_SEARCH_MARGIN_MM: f64 = 40.0;
 /// Fewer crab samples than this (mm of string) is "no crab seen".
 const MIN_CRAB_MM: f64 = 6.0;
+/// How far beyond its read samples the crab's outline may read as nothing the counter knows
+/// (neither bead, cord nor crab: its shaded rim, the shadow it casts on the string), mm. Those
+/// samples are the crab's, so that the gap between it and the beads it stepped over is the
+/// cord alone (see [`with_crab_rims`]).
+const CRAB_RIM_MM: f64 = 5.0;
 
 /// The counter could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -345,6 +350,31 @@ fn labels(sampler: &Sampler, line: &ClosedCurve) -> Vec<Label> {
     memo.iter().map(|spots| sampler.label_of(spots)).collect()
 }
 
+/// `labels` (circular, as the string) with the [`Label::Nothing`] samples that run on from a
+/// crab sample, up to [`CRAB_RIM_MM`], read as the crab: what the counter's run is found on.
+/// Unread, the crab's rims and the cord between it and the beads behind it made a gap wider
+/// than [`MAX_INNER_GAP_MM`]: the run then began at the crab, and a crab four beads along was
+/// read at the start.
+fn with_crab_rims(labels: &[Label]) -> Vec<Label> {
+    let n = labels.len();
+    let reach = (CRAB_RIM_MM / SAMPLE_STEP_MM).round() as usize;
+    let mut out = labels.to_vec();
+    for (i, _) in labels.iter().enumerate().filter(|&(_, &l)| l == Label::Crab) {
+        // Outwards from the crab sample, either way round the string (n - 1 steps on is one
+        // step back), while nothing is read.
+        for toward in [1, n.saturating_sub(1)] {
+            for d in 1..=reach.min(n) {
+                let j = (i + d * toward) % n;
+                if labels[j] != Label::Nothing {
+                    break;
+                }
+                out[j] = Label::Crab;
+            }
+        }
+    }
+    out
+}
+
 /// Circular stretches of `is_in` labels, merged across gaps of at most `max_gap` samples.
 fn merged_runs(labels: &[Label], is_in: impl Fn(Label) -> bool, max_gap: usize) -> Vec<Span> {
     let n = labels.len();
@@ -530,7 +560,10 @@ fn read_counter_remembering(
         return Err(CounterError::NoString);
     }
     let gap = (MAX_INNER_GAP_MM / SAMPLE_STEP_MM) as usize;
-    let runs = merged_runs(&labels, Label::is_counter, gap);
+    // The run is found with the crab's rims read as the crab; the crab and the beads are then
+    // read on the samples as they are (the rims would move the crab's middle towards its
+    // shadow).
+    let runs = merged_runs(&with_crab_rims(&labels), Label::is_counter, gap);
     let expected_mm = bead_count as f64 * NOMINAL_PITCH_MM;
     let run = runs
         .iter()
@@ -761,5 +794,60 @@ mod tests {
         let r = merged_runs(&l, Label::is_counter, 1);
         // [7, 9) and [0, 4) join across the wrap (one Nothing at index 9).
         assert!(r.contains(&Span { start: 7, end: 14 }), "{r:?}");
+    }
+
+    /// `b`, `k`, `X`, `-`, `.`: blue, black, crab, cord, nothing.
+    fn read(s: &str) -> Vec<Label> {
+        s.chars()
+            .map(|c| match c {
+                'b' => Label::Blue,
+                'k' => Label::Black,
+                'X' => Label::Crab,
+                '-' => Label::Cord,
+                _ => Label::Nothing,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_crabs_rims_are_the_crabs_up_to_their_reach_and_no_further() {
+        let reach = (CRAB_RIM_MM / SAMPLE_STEP_MM).round() as usize;
+        let far = ".".repeat(reach + 3);
+        let l = read(&format!("k..-{far}XXXX{far}-b"));
+        let rimmed = with_crab_rims(&l);
+        let crab = rimmed.iter().filter(|&&c| c == Label::Crab).count();
+        assert_eq!(crab, 4 + 2 * reach);
+        // Beyond the reach, and past the cord, nothing is the crab's.
+        assert_eq!(&rimmed[..4], &l[..4]);
+        assert_eq!(rimmed.last(), Some(&Label::Blue));
+        // Round the end of the (circular) string too.
+        let round = with_crab_rims(&read("XX...-bbbb-..."));
+        assert_eq!(round, read("XXXXX-bbbb-XXX"));
+    }
+
+    #[test]
+    fn a_crab_a_cord_apart_from_the_beads_behind_it_stays_in_the_counters_run() {
+        // Scene 9 of the bench, second frame (each sample half a millimetre): a black bead, a
+        // cord's length, the crab's shaded rim, the crab, its other rim, the beads ahead.
+        let behind = format!(
+            "{}-------{}....{}{}",
+            "b".repeat(20),
+            "k".repeat(16),
+            "-".repeat(13),
+            ".".repeat(8)
+        );
+        let ahead = format!("{}-------{}{}", ".".repeat(7), "b".repeat(40), "-".repeat(30));
+        let l = read(&format!("{}{behind}{}{ahead}", "-".repeat(30), "X".repeat(30)));
+        let gap = (MAX_INNER_GAP_MM / SAMPLE_STEP_MM) as usize;
+        let longest = |runs: Vec<Span>| runs.into_iter().max_by_key(Span::len).unwrap();
+        // As read, the run began at the crab; with its rims, it holds the beads behind it.
+        assert_eq!(
+            longest(merged_runs(&l, Label::is_counter, gap)).start,
+            30 + behind.len()
+        );
+        assert_eq!(
+            longest(merged_runs(&with_crab_rims(&l), Label::is_counter, gap)).start,
+            30
+        );
     }
 }
