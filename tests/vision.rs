@@ -443,6 +443,27 @@ fn a_crab_a_cord_apart_from_the_beads_it_stepped_over_is_counted_after_them() {
     assert_eq!(r.counter_right, CRAB_APART_FRAMES, "{r:?}");
 }
 
+/// Scene 126 of `octoref bench --seed 101` (tilt 30.2 degrees), third frame: the crab five beads
+/// along (`BBBK B`). Its first three blue beads read as 33 mm of blue, and shared out by the
+/// length before and after it, 5.5 of the 16 beads lay behind it: read at 6. The sequence the
+/// beads follow is known from set-up, and only 5 shows the blocks seen (`BBB K B`, then `BB K ...`)
+/// at their lengths.
+const CRAB_AFTER_FIVE_FIRST: u64 = 101;
+const CRAB_AFTER_FIVE_SEED: u64 = 126;
+const CRAB_AFTER_FIVE_FRAMES: usize = 3;
+
+#[test]
+fn beads_behind_the_crab_are_counted_by_the_sequence_they_follow() {
+    let summary = scene_of_a_bench_from(
+        CRAB_AFTER_FIVE_FIRST,
+        CRAB_AFTER_FIVE_SEED,
+        CRAB_AFTER_FIVE_FRAMES,
+    );
+    let r = &summary.rulings;
+    assert_eq!(r.counter_checked, CRAB_AFTER_FIVE_FRAMES);
+    assert_eq!(r.counter_right, CRAB_AFTER_FIVE_FRAMES, "{r:?}");
+}
+
 /// Scene 118 of `octoref bench --seed 101` (tilt 20.5 degrees), on brown wood: a brown chest
 /// rides on the orange ship. Its lit side reads as the table's brown and its shaded side as the
 /// table's shadow (a sixth and a fifth of its outline), labelled against the table the ship

@@ -69,6 +69,8 @@ const MIN_CRAB_MM: f64 = 6.0;
 /// samples are the crab's, so that the gap between it and the beads it stepped over is the
 /// cord alone (see [`with_crab_rims`]).
 const CRAB_RIM_MM: f64 = 5.0;
+/// How far from the count the share of bead length gives [`known_split`] may move it, beads.
+const KNOWN_SPLIT_REACH: usize = 1;
 
 /// The counter could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -476,6 +478,47 @@ fn blocks(run_labels: &[Label], a: usize, b: usize) -> Vec<Block> {
     out
 }
 
+/// How many beads lie before the crab, from the sequence the beads are `known` to follow (start
+/// to finish, the run's order) rather than from the share of bead length before it alone:
+/// among the counts within [`KNOWN_SPLIT_REACH`] of that share's `estimate`, those whose
+/// prefix and suffix show the colour blocks seen `before` and `after` the crab, in order, the
+/// one whose blocks' lengths differ least from their beads at the run's mean pitch. `None` when
+/// no count shows the blocks seen (a bead unread, a block split), and the share stands. Shared
+/// by length, a crab five beads along (`BBBK B | BB K ...`) whose first stretch read long was
+/// counted at six.
+fn known_split(before: &[Block], after: &[Block], known: &[Bead], estimate: usize) -> Option<usize> {
+    let length = |bs: &[Block]| bs.iter().map(|b| b.end_mm - b.start_mm).sum::<f64>();
+    let pitch = (length(before) + length(after)) / known.len().max(1) as f64;
+    // The cost of `blocks` showing `beads`: `None` unless they show its colour runs in order.
+    let cost = |blocks: &[Block], beads: &[Bead]| {
+        let runs = colour_runs(beads);
+        (runs.len() == blocks.len() && runs.iter().zip(blocks).all(|(r, b)| r.0 == b.bead)).then(|| {
+            runs.iter()
+                .zip(blocks)
+                .map(|(r, b)| (b.end_mm - b.start_mm - r.1 as f64 * pitch).abs())
+                .sum::<f64>()
+        })
+    };
+    let lo = estimate.saturating_sub(KNOWN_SPLIT_REACH);
+    let hi = (estimate + KNOWN_SPLIT_REACH).min(known.len());
+    (lo..=hi)
+        .filter_map(|k| Some((k, cost(before, &known[..k])? + cost(after, &known[k..])?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| k)
+}
+
+/// `beads` as runs of one colour: each run's colour and length, in order.
+fn colour_runs(beads: &[Bead]) -> Vec<(Bead, usize)> {
+    let mut runs: Vec<(Bead, usize)> = Vec::new();
+    for &b in beads {
+        match runs.last_mut() {
+            Some(r) if r.0 == b => r.1 += 1,
+            _ => runs.push((b, 1)),
+        }
+    }
+    runs
+}
+
 /// Shares `total` beads among blocks in proportion to their lengths (largest remainder), at
 /// least one each when there are enough beads.
 fn allocate(blocks: &mut [Block], total: usize) {
@@ -534,17 +577,19 @@ pub fn read_counter(
     wb: &WhiteBalance,
     bead_count: usize,
 ) -> Result<CounterReading, CounterError> {
-    read_counter_remembering(view, string, profile, wb, bead_count, &SpotsMemo::default())
+    read_counter_remembering(view, string, profile, wb, bead_count, None, &SpotsMemo::default())
 }
 
 /// As [`read_counter`], with where the samples look remembered in `memo` (for this `profile`
-/// and `string`).
+/// and `string`), and the sequence the beads are known to follow along `string`, start to
+/// finish, when it is known (see [`known_split`]).
 fn read_counter_remembering(
     view: &Rectified,
     string: &PolygonMm,
     profile: &Profile,
     wb: &WhiteBalance,
     bead_count: usize,
+    known: Option<&BeadSequence>,
     memo: &SpotsMemo,
 ) -> Result<CounterReading, CounterError> {
     let line = ClosedCurve::from_polygon(string).ok_or(CounterError::NoString)?;
@@ -605,6 +650,12 @@ fn read_counter_remembering(
     n_before = n_before
         .max(usize::from(!before.is_empty()))
         .min(count - usize::from(!after.is_empty()));
+    if let Some(k) = known
+        .filter(|seq| seq.0.len() == count)
+        .and_then(|seq| known_split(&before, &after, &seq.0, n_before))
+    {
+        n_before = k;
+    }
     allocate(&mut before, n_before);
     allocate(&mut after, count - n_before);
 
@@ -703,7 +754,8 @@ pub fn locate_crab_on_string(
     memo: &SpotsMemo,
 ) -> Result<CrabPlace, CounterError> {
     let count = layout.report.beads.len();
-    if let Ok(reading) = read_counter_remembering(view, string, profile, wb, count, memo) {
+    let known = Some(&layout.report.beads);
+    if let Ok(reading) = read_counter_remembering(view, string, profile, wb, count, known, memo) {
         // The profile's polygon runs start -> finish, so a reading that runs the other way
         // counted its crab from the finish.
         let crab = if reading.forward {
@@ -794,6 +846,31 @@ mod tests {
         let r = merged_runs(&l, Label::is_counter, 1);
         // [7, 9) and [0, 4) join across the wrap (one Nothing at index 9).
         assert!(r.contains(&Span { start: 7, end: 14 }), "{r:?}");
+    }
+
+    #[test]
+    fn the_known_sequence_counts_the_beads_before_the_crab_by_their_blocks() {
+        use Bead::{Black as K, Blue as B};
+        let known: BeadSequence = DEFAULT_SEQUENCE.parse().unwrap();
+        // Scene 126 of `octoref bench --seed 101`, third frame (run mm): BBBK B, the crab,
+        // BB K BB K BB K KK, the last blacks partly unread. By length, 5.5 of 16 beads lie
+        // before the crab; by the sequence's blocks, 5.
+        let before = [block(B, -1.0, 32.0), block(K, 32.0, 41.0), block(B, 41.0, 52.0)];
+        let after = [
+            block(B, 84.0, 106.0),
+            block(K, 106.0, 114.0),
+            block(B, 114.0, 137.0),
+            block(K, 137.0, 146.0),
+            block(B, 146.0, 169.0),
+            block(K, 169.0, 187.0),
+        ];
+        assert_eq!(known_split(&before, &after, &known.0, 6), Some(5));
+        // Only counts near the length's estimate are looked at.
+        assert_eq!(known_split(&before, &after, &known.0, 3), None);
+        // Blocks no count of the sequence shows (a black bead unread) leave the estimate be.
+        let unread = [block(B, -1.0, 32.0), block(B, 41.0, 52.0)];
+        assert_eq!(known_split(&unread, &after, &known.0, 5), None);
+        assert_eq!(colour_runs(&known.0[..5]), vec![(B, 3), (K, 1), (B, 1)]);
     }
 
     /// `b`, `k`, `X`, `-`, `.`: blue, black, crab, cord, nothing.
