@@ -446,8 +446,8 @@ fn a_crab_a_cord_apart_from_the_beads_it_stepped_over_is_counted_after_them() {
 /// Scene 126 of `octoref bench --seed 101` (tilt 30.2 degrees), third frame: the crab five beads
 /// along (`BBBK B`). Its first three blue beads read as 33 mm of blue, and shared out by the
 /// length before and after it, 5.5 of the 16 beads lay behind it: read at 6. The sequence the
-/// beads follow is known from set-up, and only 5 shows the blocks seen (`BBB K B`, then `BB K ...`)
-/// at their lengths.
+/// beads follow is known from set-up, and only 5 shows the blocks seen next to the crab (`K B`,
+/// then `BB K`) at their lengths.
 const CRAB_AFTER_FIVE_FIRST: u64 = 101;
 const CRAB_AFTER_FIVE_SEED: u64 = 126;
 const CRAB_AFTER_FIVE_FRAMES: usize = 3;
@@ -462,6 +462,22 @@ fn beads_behind_the_crab_are_counted_by_the_sequence_they_follow() {
     let r = &summary.rulings;
     assert_eq!(r.counter_checked, CRAB_AFTER_FIVE_FRAMES);
     assert_eq!(r.counter_right, CRAB_AFTER_FIVE_FRAMES, "{r:?}");
+}
+
+/// Scene 327 of `octoref bench --seed 301` (tilt 31.4 degrees), second frame: the crab two beads
+/// along. The counter's run ended three beads short (a black bead read as 1 mm, the last blacks
+/// unread), and shared out by length 2.8 beads lay behind the crab: read at 3. The blocks next
+/// to the crab (24 mm of blue behind it, one blue bead and a black one ahead) show 2.
+const CRAB_AFTER_TWO_FIRST: u64 = 301;
+const CRAB_AFTER_TWO_SEED: u64 = 327;
+const CRAB_AFTER_TWO_FRAMES: usize = 2;
+
+#[test]
+fn beads_behind_the_crab_are_counted_by_the_blocks_beside_it_when_the_run_is_cut_short() {
+    let summary = scene_of_a_bench_from(CRAB_AFTER_TWO_FIRST, CRAB_AFTER_TWO_SEED, CRAB_AFTER_TWO_FRAMES);
+    let r = &summary.rulings;
+    assert_eq!(r.counter_checked, CRAB_AFTER_TWO_FRAMES);
+    assert_eq!(r.counter_right, CRAB_AFTER_TWO_FRAMES, "{r:?}");
 }
 
 /// Scene 118 of `octoref bench --seed 101` (tilt 20.5 degrees), on brown wood: a brown chest

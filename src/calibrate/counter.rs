@@ -71,6 +71,10 @@ const MIN_CRAB_MM: f64 = 6.0;
 const CRAB_RIM_MM: f64 = 5.0;
 /// How far from the count the share of bead length gives [`known_split`] may move it, beads.
 const KNOWN_SPLIT_REACH: usize = 1;
+/// Colour blocks on each side of the crab [`known_split`] compares with the sequence.
+const NEAR_BLOCKS: usize = 2;
+/// How far a block's length may be off its beads' nominal length for [`known_split`], mm.
+const MAX_BLOCK_OFF_MM: f64 = NOMINAL_PITCH_MM / 2.0;
 
 /// The counter could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -480,29 +484,42 @@ fn blocks(run_labels: &[Label], a: usize, b: usize) -> Vec<Block> {
 
 /// How many beads lie before the crab, from the sequence the beads are `known` to follow (start
 /// to finish, the run's order) rather than from the share of bead length before it alone:
-/// among the counts within [`KNOWN_SPLIT_REACH`] of that share's `estimate`, those whose
-/// prefix and suffix show the colour blocks seen `before` and `after` the crab, in order, the
-/// one whose blocks' lengths differ least from their beads at the run's mean pitch. `None` when
-/// no count shows the blocks seen (a bead unread, a block split), and the share stands. Shared
-/// by length, a crab five beads along (`BBBK B | BB K ...`) whose first stretch read long was
-/// counted at six.
+/// among the counts within [`KNOWN_SPLIT_REACH`] of that share's `estimate`, those whose colour
+/// runs nearest the crab ([`NEAR_BLOCKS`] on each side) are the blocks seen there, in colour and
+/// each within [`MAX_BLOCK_OFF_MM`] of its beads' nominal length, the one off least in all.
+/// Only the blocks near the crab are asked: the far ends of the run may be cut short (the last
+/// black beads unread). `None` when no count shows them (a bead next to the crab unread), and
+/// the share stands. Shared by length, a crab five beads along (`BBBK B | BB K ...`) whose first
+/// stretch read long was counted at six, and one two along whose run lost its last blacks at
+/// three.
 fn known_split(before: &[Block], after: &[Block], known: &[Bead], estimate: usize) -> Option<usize> {
-    let length = |bs: &[Block]| bs.iter().map(|b| b.end_mm - b.start_mm).sum::<f64>();
-    let pitch = (length(before) + length(after)) / known.len().max(1) as f64;
-    // The cost of `blocks` showing `beads`: `None` unless they show its colour runs in order.
-    let cost = |blocks: &[Block], beads: &[Bead]| {
-        let runs = colour_runs(beads);
-        (runs.len() == blocks.len() && runs.iter().zip(blocks).all(|(r, b)| r.0 == b.bead)).then(|| {
-            runs.iter()
-                .zip(blocks)
-                .map(|(r, b)| (b.end_mm - b.start_mm - r.1 as f64 * pitch).abs())
-                .sum::<f64>()
-        })
+    // How far `blocks` are off `runs`, both from the crab outwards; `None` unless they match.
+    let off = |blocks: Vec<&Block>, runs: Vec<(Bead, usize)>| {
+        if blocks.is_empty() != runs.is_empty() {
+            return None;
+        }
+        let mut total = 0.0;
+        for (b, r) in blocks.iter().zip(&runs).take(NEAR_BLOCKS) {
+            let off = (b.end_mm - b.start_mm - r.1 as f64 * NOMINAL_PITCH_MM).abs();
+            if b.bead != r.0 || off > MAX_BLOCK_OFF_MM {
+                return None;
+            }
+            total += off;
+        }
+        Some(total)
     };
     let lo = estimate.saturating_sub(KNOWN_SPLIT_REACH);
     let hi = (estimate + KNOWN_SPLIT_REACH).min(known.len());
     (lo..=hi)
-        .filter_map(|k| Some((k, cost(before, &known[..k])? + cost(after, &known[k..])?)))
+        .filter_map(|k| {
+            let mut behind = colour_runs(&known[..k]);
+            behind.reverse();
+            let ahead = colour_runs(&known[k..]);
+            Some((
+                k,
+                off(before.iter().rev().collect(), behind)? + off(after.iter().collect(), ahead)?,
+            ))
+        })
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(k, _)| k)
 }
@@ -871,6 +888,19 @@ mod tests {
         let unread = [block(B, -1.0, 32.0), block(B, 41.0, 52.0)];
         assert_eq!(known_split(&unread, &after, &known.0, 5), None);
         assert_eq!(colour_runs(&known.0[..5]), vec![(B, 3), (K, 1), (B, 1)]);
+        // Scene 327 of `octoref bench --seed 301`, second frame: BB, the crab, B K BBB K ...,
+        // the run cut short after 11 of the 14 beads ahead (a black bead read as 1 mm dropped,
+        // the last blacks unread). By length, 2.8 beads lie before the crab; by the blocks
+        // next to it, 2 (three blues before it would be 32 mm, not 24).
+        let before = [block(B, -1.0, 23.0)];
+        let after = [
+            block(B, 50.0, 64.0),
+            block(K, 64.0, 72.0),
+            block(B, 72.0, 106.0),
+            block(K, 106.0, 112.0),
+            block(B, 112.0, 166.0),
+        ];
+        assert_eq!(known_split(&before, &after, &known.0, 3), Some(2));
     }
 
     /// `b`, `k`, `X`, `-`, `.`: blue, black, crab, cord, nothing.
