@@ -171,6 +171,9 @@ fn bench_figures_on_fixed_scenes() {
         "{:?}",
         r.counter
     );
+    // Every scene's beads are read as threaded at set-up.
+    assert_eq!(r.beads.checked, BENCH_SCENES, "{:?}", r.beads);
+    assert_eq!(r.beads.right, BENCH_SCENES, "{:?}", r.beads);
 
     // Speed is measured, never asserted: only that it was measured, in the same run.
     assert!(report.speed.reference_ms > 0.0 && report.speed.analysis_ms > 0.0);
@@ -478,6 +481,53 @@ fn beads_behind_the_crab_are_counted_by_the_blocks_beside_it_when_the_run_is_cut
     let r = &summary.rulings;
     assert_eq!(r.counter_checked, CRAB_AFTER_TWO_FRAMES);
     assert_eq!(r.counter_right, CRAB_AFTER_TWO_FRAMES, "{r:?}");
+}
+
+/// Scene 122 of `octoref bench --seed 101`, third frame: the crab four beads along (`BBBK`).
+/// The black bead just behind it, under its lean and shadow, read as 1.5 mm of black and 3.5 mm
+/// of nothing: too short for a block, it was dropped, no count of the sequence showed the blue
+/// block left next to the crab, and shared out by length the crab stood after 3. Kept as a bead
+/// the crab may hide, it is the `K` the sequence puts there.
+const CRAB_HIDES_A_BEAD_FIRST: u64 = 101;
+const CRAB_HIDES_A_BEAD_SEED: u64 = 122;
+const CRAB_HIDES_A_BEAD_FRAMES: usize = 3;
+
+#[test]
+fn a_black_bead_the_crab_half_hides_is_counted_behind_it() {
+    let summary = scene_of_a_bench_from(
+        CRAB_HIDES_A_BEAD_FIRST,
+        CRAB_HIDES_A_BEAD_SEED,
+        CRAB_HIDES_A_BEAD_FRAMES,
+    );
+    let r = &summary.rulings;
+    assert_eq!(r.counter_checked, CRAB_HIDES_A_BEAD_FRAMES);
+    assert_eq!(r.counter_right, CRAB_HIDES_A_BEAD_FRAMES, "{r:?}");
+}
+
+/// Set-ups whose black beads read dimly (`octoref bench --seed S`, scene): on a dark grey table
+/// a black bead's lit top reads as neither black nor table, and its black samples came in two
+/// stretches of 1.5 mm either side of it (325), or one of 1-2.5 mm in a bead-long stretch of
+/// nothing (606, 707). Each was dropped, the blue blocks either side merged, and the sequence
+/// was read with one or two blues for blacks: every "next bead" of the game would have been
+/// wrong.
+const DIM_BLACK_BEADS: [(u64, u64); 3] = [(301, 325), (601, 606), (701, 707)];
+
+#[test]
+fn black_beads_read_dimly_are_read_at_set_up() {
+    for (first, seed) in DIM_BLACK_BEADS {
+        let config = BenchConfig {
+            scenes: 30,
+            seed: first,
+            ..BenchConfig::default()
+        };
+        let spec = bench::scene_specs(&config)
+            .into_iter()
+            .find(|s| s.seed == seed)
+            .unwrap();
+        let scene = octoref::vision::synthetic::prepare(&spec, 0, |_| Faults::none()).unwrap();
+        let read = scene.profile.counter.as_ref().map(|c| c.report.beads.to_string());
+        assert_eq!(read, Some(scene.scene.beads.to_string()), "scene {seed}");
+    }
 }
 
 /// Scene 118 of `octoref bench --seed 101` (tilt 20.5 degrees), on brown wood: a brown chest

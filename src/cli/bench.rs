@@ -169,6 +169,12 @@ pub fn table(r: &BenchReport) -> String {
         agreement(&ru.loaded)
     );
     let _ = writeln!(s, "  {:<36} {}", "crab on the counter", agreement(&ru.counter));
+    let _ = writeln!(
+        s,
+        "  {:<36} {}",
+        "beads read at set-up (scenes)",
+        agreement(&ru.beads)
+    );
     let _ = writeln!(s, "  {:<36} {}", "ink die top", agreement(&ru.die));
     let _ = writeln!(s, "  {:<36} {}", "obstructed flag", agreement(&ru.obstructed));
     let _ = writeln!(s, "  {:<36} {}", "view moved flag", agreement(&ru.view_moved));

@@ -215,6 +215,9 @@ pub struct RulingAgreement {
     pub loaded: Agreement,
     /// The crab's place on the Octo-Counter.
     pub counter: Agreement,
+    /// The Octo-Counter's bead sequence as read at set-up, per calibrated scene: every "next
+    /// bead" and octopus attack of the game follows from it.
+    pub beads: Agreement,
     /// The ink die's top colour.
     pub die: Agreement,
     /// Frames whose `obstructed` / `view_moved` flags agree with the truth.
@@ -247,6 +250,10 @@ pub struct SceneInfo {
     pub players: Vec<String>,
     pub modules: Vec<String>,
     pub frames: usize,
+    /// Whether set-up read the Octo-Counter's beads as they are threaded (`null` when the scene
+    /// was not calibrated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beads_right: Option<bool>,
     /// Set when the scene could not be rendered, calibrated or analysed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -360,6 +367,7 @@ fn prepare_scene(
             .collect(),
         modules: module_names(spec),
         frames: 0,
+        beads_right: None,
         error: None,
     };
     let prepared = prepare(spec, frames, |_| Faults::none());
@@ -376,6 +384,13 @@ fn prepare_scene(
         }
     };
     info.camera_height_mm = scene.scene.rig.height_mm;
+    info.beads_right = Some(
+        scene
+            .profile
+            .counter
+            .as_ref()
+            .is_some_and(|c| c.report.beads == scene.scene.beads),
+    );
     info.tilt_deg = scene.scene.rig.tilt_deg;
     // The game is known, as the app knows it from its set-up and `analyze` from --players.
     let prepared = scene_in_play(spec)
@@ -557,6 +572,10 @@ fn summarise(
         ocean: Agreement::of(r.ocean_checked, r.ocean_right),
         loaded: Agreement::of(r.loaded_checked, r.loaded_right),
         counter: Agreement::of(r.counter_checked, r.counter_right),
+        beads: Agreement::of(
+            scene_list.iter().filter(|s| s.beads_right.is_some()).count(),
+            scene_list.iter().filter(|s| s.beads_right == Some(true)).count(),
+        ),
         die: Agreement::of(r.die_checked, r.die_right),
         obstructed: Agreement::of(frames, summary.obstructed_right),
         view_moved: Agreement::of(frames, summary.view_moved_right),
@@ -777,6 +796,7 @@ mod tests {
                 ocean: ok,
                 loaded: ok,
                 counter: ok,
+                beads: ok,
                 die: ok,
                 obstructed: ok,
                 view_moved: ok,
@@ -796,6 +816,7 @@ mod tests {
                 players: vec!["orange".into()],
                 modules: vec![],
                 frames: 3,
+                beads_right: Some(true),
                 error: None,
             }],
             checks: vec![],
