@@ -979,19 +979,27 @@ fn main() -> anyhow::Result<()> {
                     ship_of(&truth.pieces),
                     ship_of(&report.pieces)
                 );
-                // What vision made of the true closest treasure.
-                if let Some(t) = truth.pieces.iter().find(|p| p.id == w.true_closest) {
-                    for d in report
+                // What vision made of the true closest treasure (within its matching distance), and
+                // of the one it called closest (further: a load seen beside its deck).
+                let called = w.detected_closest.iter().filter(|id| **id != w.true_closest);
+                let looked_at = std::iter::once(("true closest", &w.true_closest, 12.0))
+                    .chain(called.map(|id| ("called closest", id, 30.0)));
+                for (what, id, within_mm) in looked_at {
+                    let Some(t) = truth.pieces.iter().find(|p| &p.id == id) else {
+                        continue;
+                    };
+                    let near = report
                         .pieces
                         .iter()
-                        .filter(|d| d.center_mm.distance(t.center_mm) < 12.0)
-                    {
+                        .filter(|d| d.center_mm.distance(t.center_mm) < within_mm);
+                    for d in near {
                         println!(
-                            "    true closest {} {:?} in_ocean {} loaded_on {:?} | seen as {} {:?}/{:?} {:.1} mm off, in_ocean {} loaded_on {:?} on_island {}",
+                            "    {what} {} {:?} in_ocean {} loaded_on {:?} on_island {} | seen as {} {:?}/{:?} {:.1} mm off, in_ocean {} loaded_on {:?} on_island {}",
                             t.id,
                             t.treasure,
                             t.in_ocean,
                             t.loaded_on,
+                            t.on_island,
                             d.id,
                             d.piece,
                             d.treasure,

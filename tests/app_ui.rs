@@ -1033,6 +1033,17 @@ fn the_calibration_wizard_on_a_synthetic_board_capture() {
         Some(beads.as_str()),
         "the beads read from the string"
     );
+    // A sequence other than the box's is pointed out (a black bead read as a blue one), and
+    // the pointer goes once it is the box's again.
+    let boxed = octoref::app::config::default_beads();
+    let not_the_box = "BBBBBBBKBBKBBKKK";
+    assert_ne!(not_the_box, boxed);
+    let not_the_box_note = "Not the box's order";
+    set_text(&mut h, "Beads from the start (B blue, K black):", not_the_box);
+    assert!(has_text(&h, not_the_box_note));
+    set_text(&mut h, "Beads from the start (B blue, K black):", &boxed);
+    assert!(!has_text(&h, not_the_box_note));
+    set_text(&mut h, "Beads from the start (B blue, K black):", &beads);
     click(&mut h, "Accept the ocean and beads");
     // Step 4: saved where asked (its folder made: the default one does not exist at first),
     // loadable by the referee, remembered.

@@ -253,6 +253,7 @@ fn calibrate_writes_a_profile_and_honours_the_json_contract() {
     ] {
         assert!(err.contains(needle), "summary lacks {needle:?}:\n{err}");
     }
+    assert!(!err.contains("not the box's order"), "{err}");
     let profile = Profile::load(&dir.path().join("calibration/table.json")).unwrap();
     assert_eq!(profile.method, Method::Charuco);
     assert_eq!((profile.image_size.width, profile.image_size.height), (1280, 720));
@@ -309,6 +310,42 @@ fn four_points_of_a_rectangle_calibrate_without_a_board() {
     let back = profile.px_to_mm(cam.project_table(p).unwrap()).unwrap();
     assert!(back.distance(p) < 1.0, "{back:?}");
     assert!(stderr(&out).contains("lower accuracy"));
+}
+
+#[test]
+fn beads_read_in_another_order_than_the_boxs_are_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let cam = camera(12.0);
+    write(dir.path(), "board.png", &view(&with_board(blank_canvas()), &cam));
+    let threaded = "BBKKBKBBBKBBKBKK";
+    write(
+        dir.path(),
+        "empty.png",
+        &view(&with_setup(blank_canvas(), threaded, &cam), &cam),
+    );
+    let out = octoref(
+        &[
+            "calibrate",
+            "--board",
+            "board.png",
+            "--ocean",
+            "empty.png",
+            "--out",
+            "t.json",
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["counter"]["beads"], threaded);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "the beads read, {threaded}, are not the box's order, BBBKBBBKBBKBBKKK"
+        )),
+        "{err}"
+    );
 }
 
 #[test]

@@ -118,6 +118,9 @@ pub struct CalibrationWizard {
     setup_job: Option<Job<Result<SetupDone, String>>>,
     setup: Option<SetupDone>,
     beads_text: String,
+    /// The bead sequence threaded in the box (`assets/crash_octopus.toml`): a reading that
+    /// differs from it is pointed out before it is accepted.
+    box_beads: Option<BeadSequence>,
     accepted: bool,
     save_path: String,
 }
@@ -167,6 +170,7 @@ impl CalibrationWizard {
             setup_job: None,
             setup: None,
             beads_text: String::new(),
+            box_beads: super::config::default_beads().parse().ok(),
             accepted: false,
             save_path: default_profile.display().to_string(),
         }
@@ -652,6 +656,16 @@ impl CalibrationWizard {
         match &beads {
             Ok(b) => {
                 super::crash_octopus::counter_strip::show(ui, palette, b, 0);
+                // Every "next bead" of the game follows from this: a black bead read as a
+                // blue one (a dark table, a lit bead) is worth a look before it is accepted.
+                if let Some(boxed) = self.box_beads.as_ref().filter(|boxed| *boxed != b) {
+                    ui.label(
+                        RichText::new(format!(
+                            "Not the box's order ({boxed}): check each bead against the string, and correct it above if the camera misread one."
+                        ))
+                        .color(style::WARNING_AMBER),
+                    );
+                }
             }
             Err(e) => {
                 ui.label(RichText::new(e.to_string()).color(style::REFUSAL_RED));

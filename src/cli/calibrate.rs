@@ -11,6 +11,7 @@ use crate::calibrate::pose;
 use crate::calibrate::profile::{FocalSource, Profile};
 use crate::calibrate::setup::{self, SetupReading};
 use crate::fsutil;
+use crate::games::crash_octopus::RulesData;
 use crate::table::{PointPx, PolygonMm};
 use anyhow::anyhow;
 use clap::Args;
@@ -197,6 +198,15 @@ pub fn run(args: &CalibrateArgs) -> CliResult {
                     warnings.push(
                         "both ends of the bead run have the same colour, so the start (blue end) was guessed: check the bead sequence".into(),
                     );
+                }
+                if let Ok(c) = &r.counter
+                    && let Ok(boxed) = RulesData::builtin().map(|d| d.counter.beads)
+                    && c.beads != boxed
+                {
+                    warnings.push(format!(
+                        "the beads read, {}, are not the box's order, {boxed}: check each bead against the string (a black bead on a dark table can read as blue) and correct counter.beads in the profile, or in the app's calibration, if one was misread",
+                        c.beads
+                    ));
                 }
                 reading = Some(r);
             }
