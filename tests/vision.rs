@@ -530,6 +530,28 @@ fn black_beads_read_dimly_are_read_at_set_up() {
     }
 }
 
+/// Scene 730 of `octoref bench --seed 701` (tilt 35 degrees, the camera 800 mm up), second and
+/// third frames: a gold bar on the orange ship's deck leans off it in the picture, and fitted at
+/// table height it stood beside the hull, 19 mm from where it rode: a loose treasure touching
+/// the ship, called its closest while the true one lay 60 mm further. Seen standing on the
+/// deck, its middle lies over the deck, and it is fitted there.
+const LOAD_LEANING_OFF_FIRST: u64 = 701;
+const LOAD_LEANING_OFF_SEED: u64 = 730;
+const LOAD_LEANING_OFF_FRAMES: usize = 3;
+
+#[test]
+fn a_load_leaning_off_its_deck_in_the_picture_rides_on_its_ship() {
+    let summary = scene_of_a_bench_from(
+        LOAD_LEANING_OFF_FIRST,
+        LOAD_LEANING_OFF_SEED,
+        LOAD_LEANING_OFF_FRAMES,
+    );
+    let r = &summary.rulings;
+    assert!(r.closest_checked >= LOAD_LEANING_OFF_FRAMES, "{r:?}");
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+    assert_eq!(r.loaded_right, r.loaded_checked, "{r:?}");
+}
+
 /// Scene 118 of `octoref bench --seed 101` (tilt 20.5 degrees), on brown wood: a brown chest
 /// rides on the orange ship. Its lit side reads as the table's brown and its shaded side as the
 /// table's shadow (a sixth and a fifth of its outline), labelled against the table the ship
