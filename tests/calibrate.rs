@@ -203,17 +203,16 @@ fn write(dir: &Path, name: &str, img: &Mat) -> PathBuf {
     p
 }
 
-#[test]
-fn calibrate_writes_a_profile_and_honours_the_json_contract() {
-    let dir = tempfile::tempdir().unwrap();
+/// `octoref calibrate --json` in `dir` on a board capture and a set-up with `beads` threaded, both
+/// from a camera tilted 12 degrees, writing the profile to `out` (relative to `dir`).
+fn calibrate_board_and_setup(dir: &Path, beads: &str, out: &str) -> std::process::Output {
     let cam = camera(12.0);
-    write(dir.path(), "board.png", &view(&with_board(blank_canvas()), &cam));
+    write(dir, "board.png", &view(&with_board(blank_canvas()), &cam));
     write(
-        dir.path(),
+        dir,
         "empty.png",
-        &view(&with_setup(blank_canvas(), "BBBKBBBKBBKBBKKK", &cam), &cam),
+        &view(&with_setup(blank_canvas(), beads, &cam), &cam),
     );
-    std::fs::create_dir(dir.path().join("calibration")).unwrap();
     let out = octoref(
         &[
             "calibrate",
@@ -222,12 +221,20 @@ fn calibrate_writes_a_profile_and_honours_the_json_contract() {
             "--ocean",
             "empty.png",
             "--out",
-            "calibration/table.json",
+            out,
             "--json",
         ],
-        dir.path(),
+        dir,
     );
     assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+#[test]
+fn calibrate_writes_a_profile_and_honours_the_json_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("calibration")).unwrap();
+    let out = calibrate_board_and_setup(dir.path(), "BBBKBBBKBBKBBKKK", "calibration/table.json");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rms = v["reprojection_px"].as_f64().unwrap();
     assert!(rms < 0.5, "{rms}");
@@ -315,28 +322,8 @@ fn four_points_of_a_rectangle_calibrate_without_a_board() {
 #[test]
 fn beads_read_in_another_order_than_the_boxs_are_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
-    let cam = camera(12.0);
-    write(dir.path(), "board.png", &view(&with_board(blank_canvas()), &cam));
     let threaded = "BBKKBKBBBKBBKBKK";
-    write(
-        dir.path(),
-        "empty.png",
-        &view(&with_setup(blank_canvas(), threaded, &cam), &cam),
-    );
-    let out = octoref(
-        &[
-            "calibrate",
-            "--board",
-            "board.png",
-            "--ocean",
-            "empty.png",
-            "--out",
-            "t.json",
-            "--json",
-        ],
-        dir.path(),
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = calibrate_board_and_setup(dir.path(), threaded, "t.json");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["counter"]["beads"], threaded);
     let err = stderr(&out);

@@ -440,10 +440,16 @@ const CRAB_APART_FRAMES: usize = 2;
 
 #[test]
 fn a_crab_a_cord_apart_from_the_beads_it_stepped_over_is_counted_after_them() {
-    let summary = scene_of_the_bench(CRAB_APART_SEED, CRAB_APART_FRAMES);
+    assert_crab_counted_in_every_frame(BenchConfig::default().seed, CRAB_APART_SEED, CRAB_APART_FRAMES);
+}
+
+/// The crab's place on the counter is read right in each of the first `frames` frames of scene
+/// `seed` of `octoref bench --scenes 30 --seed first`.
+fn assert_crab_counted_in_every_frame(first: u64, seed: u64, frames: usize) {
+    let summary = scene_of_a_bench_from(first, seed, frames);
     let r = &summary.rulings;
-    assert_eq!(r.counter_checked, CRAB_APART_FRAMES);
-    assert_eq!(r.counter_right, CRAB_APART_FRAMES, "{r:?}");
+    assert_eq!(r.counter_checked, frames);
+    assert_eq!(r.counter_right, frames, "{r:?}");
 }
 
 /// Scene 126 of `octoref bench --seed 101` (tilt 30.2 degrees), third frame: the crab five beads
@@ -457,14 +463,11 @@ const CRAB_AFTER_FIVE_FRAMES: usize = 3;
 
 #[test]
 fn beads_behind_the_crab_are_counted_by_the_sequence_they_follow() {
-    let summary = scene_of_a_bench_from(
+    assert_crab_counted_in_every_frame(
         CRAB_AFTER_FIVE_FIRST,
         CRAB_AFTER_FIVE_SEED,
         CRAB_AFTER_FIVE_FRAMES,
     );
-    let r = &summary.rulings;
-    assert_eq!(r.counter_checked, CRAB_AFTER_FIVE_FRAMES);
-    assert_eq!(r.counter_right, CRAB_AFTER_FIVE_FRAMES, "{r:?}");
 }
 
 /// Scene 327 of `octoref bench --seed 301` (tilt 31.4 degrees), second frame: the crab two beads
@@ -477,10 +480,7 @@ const CRAB_AFTER_TWO_FRAMES: usize = 2;
 
 #[test]
 fn beads_behind_the_crab_are_counted_by_the_blocks_beside_it_when_the_run_is_cut_short() {
-    let summary = scene_of_a_bench_from(CRAB_AFTER_TWO_FIRST, CRAB_AFTER_TWO_SEED, CRAB_AFTER_TWO_FRAMES);
-    let r = &summary.rulings;
-    assert_eq!(r.counter_checked, CRAB_AFTER_TWO_FRAMES);
-    assert_eq!(r.counter_right, CRAB_AFTER_TWO_FRAMES, "{r:?}");
+    assert_crab_counted_in_every_frame(CRAB_AFTER_TWO_FIRST, CRAB_AFTER_TWO_SEED, CRAB_AFTER_TWO_FRAMES);
 }
 
 /// Scene 122 of `octoref bench --seed 101`, third frame: the crab four beads along (`BBBK`).
@@ -494,14 +494,11 @@ const CRAB_HIDES_A_BEAD_FRAMES: usize = 3;
 
 #[test]
 fn a_black_bead_the_crab_half_hides_is_counted_behind_it() {
-    let summary = scene_of_a_bench_from(
+    assert_crab_counted_in_every_frame(
         CRAB_HIDES_A_BEAD_FIRST,
         CRAB_HIDES_A_BEAD_SEED,
         CRAB_HIDES_A_BEAD_FRAMES,
     );
-    let r = &summary.rulings;
-    assert_eq!(r.counter_checked, CRAB_HIDES_A_BEAD_FRAMES);
-    assert_eq!(r.counter_right, CRAB_HIDES_A_BEAD_FRAMES, "{r:?}");
 }
 
 /// Set-ups whose black beads read dimly (`octoref bench --seed S`, scene): on a dark grey table
