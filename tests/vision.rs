@@ -244,15 +244,7 @@ fn for_each_frame_of_a_bench_from(
     frames: usize,
     mut look: impl FnMut(&FrameTruth, &FrameReport, &FrameReport),
 ) {
-    let config = BenchConfig {
-        scenes: 30,
-        seed: first,
-        ..BenchConfig::default()
-    };
-    let spec = bench::scene_specs(&config)
-        .into_iter()
-        .find(|s| s.seed == seed)
-        .unwrap();
+    let spec = spec_of_a_bench_from(first, seed);
     let scene = octoref::vision::synthetic::prepare(&spec, frames, |_| Faults::none()).unwrap();
     let catalog = Catalog::default_catalog();
     let ctx = GameContext::with_players(spec.player_colours());
@@ -270,6 +262,19 @@ fn for_each_frame_of_a_bench_from(
         let truth_ruled = truth_report(&f.truth, &ctx).unwrap();
         look(&f.truth, &truth_ruled, &report);
     }
+}
+
+/// The spec of scene `seed` of `octoref bench --scenes 30 --seed first`.
+fn spec_of_a_bench_from(first: u64, seed: u64) -> SceneSpec {
+    let config = BenchConfig {
+        scenes: 30,
+        seed: first,
+        ..BenchConfig::default()
+    };
+    bench::scene_specs(&config)
+        .into_iter()
+        .find(|s| s.seed == seed)
+        .unwrap()
 }
 
 /// A row of `summary` (zero when the scene neither has nor shows that kind).
@@ -512,15 +517,7 @@ const DIM_BLACK_BEADS: [(u64, u64); 3] = [(301, 325), (601, 606), (701, 707)];
 #[test]
 fn black_beads_read_dimly_are_read_at_set_up() {
     for (first, seed) in DIM_BLACK_BEADS {
-        let config = BenchConfig {
-            scenes: 30,
-            seed: first,
-            ..BenchConfig::default()
-        };
-        let spec = bench::scene_specs(&config)
-            .into_iter()
-            .find(|s| s.seed == seed)
-            .unwrap();
+        let spec = spec_of_a_bench_from(first, seed);
         let scene = octoref::vision::synthetic::prepare(&spec, 0, |_| Faults::none()).unwrap();
         let read = scene.profile.counter.as_ref().map(|c| c.report.beads.to_string());
         assert_eq!(read, Some(scene.scene.beads.to_string()), "scene {seed}");
