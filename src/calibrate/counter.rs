@@ -506,29 +506,25 @@ fn blocks(run_labels: &[Label], a: usize, b: usize, hidden_at: Option<CrabEnd>) 
             last = marks[k].0;
             k += 1;
         }
-        let mut block = Block {
-            bead,
-            start_mm: from as f64 * SAMPLE_STEP_MM,
-            end_mm: (last + 1) as f64 * SAMPLE_STEP_MM,
-            count: 0,
-            hidden: false,
-        };
         let at_crab = match hidden_at {
             Some(CrabEnd::First) => first,
             Some(CrabEnd::Last) => k == marks.len(),
             None => false,
         };
         first = false;
-        let len = block.end_mm - block.start_mm;
-        block.hidden = len < MIN_BLOCK_MM;
+        let len = (last + 1 - from) as f64 * SAMPLE_STEP_MM;
         let dim = (bead == Bead::Black && len < MIN_BLOCK_MM)
             .then(|| dim_bead(run_labels, a, b, from, last))
             .flatten();
-        if let Some((lo, hi)) = dim {
-            block.start_mm = lo as f64 * SAMPLE_STEP_MM;
-            block.end_mm = (hi + 1) as f64 * SAMPLE_STEP_MM;
-            block.hidden = false;
-        }
+        // A dim bead spans its whole dark stretch.
+        let (lo, hi) = dim.unwrap_or((from, last));
+        let block = Block {
+            bead,
+            start_mm: lo as f64 * SAMPLE_STEP_MM,
+            end_mm: (hi + 1) as f64 * SAMPLE_STEP_MM,
+            count: 0,
+            hidden: len < MIN_BLOCK_MM && dim.is_none(),
+        };
         // A few stray samples (the crab's blurred edge over the cord) are not a bead.
         if len >= MIN_BLOCK_MM || dim.is_some() || (at_crab && len >= MIN_HIDDEN_BLOCK_MM) {
             match out.last_mut() {
