@@ -37,9 +37,10 @@ const TWIN_MIN_LIGHTNESS_RATIO: f32 = 1.5;
 const LIKENESS_PAPER_LEVEL: f32 = 200.0;
 /// How far (chroma units) the table's chroma may lie off a piece colour's for the table to be
 /// a paler shade of it (see [`paler_table`]): light wood is a washed-out gold to within ~0.01;
-/// a peach wood (bench scene 19) lies 0.027 off gold, and a gold bar's lit top still washes out
-/// to it.
-const PALER_TABLE_MAX_OFF: f32 = 0.03;
+/// a peach wood (bench scene 19) lies 0.027 off gold and an orange-brown wood (`--seed 401`'s
+/// scene 416) 0.045, and a gold bar's lit top still washes out to both (on the latter a third
+/// of a bar's silhouette reads as bare table).
+const PALER_TABLE_MAX_OFF: f32 = 0.05;
 /// The colour model of a table whose median pixel is `bgr`, to know which pieces look like it.
 pub(super) fn table_model(bgr: [f32; 3]) -> ColourModel {
     ColourModel {
@@ -393,7 +394,7 @@ mod tests {
     }
 
     #[test]
-    fn light_and_peach_wood_are_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
+    fn light_peach_and_orange_wood_are_a_paler_gold_but_no_paler_green_and_grey_is_no_paler_anything() {
         // Table medians read off bench scenes: light wood (scene 1), mid-grey, dark warm wood.
         let light_wood = table_model([92.0, 146.0, 177.0]);
         let grey = table_model([131.0, 127.0, 132.0]);
@@ -413,6 +414,9 @@ mod tests {
         // it all the same.
         let peach_wood = table_model([125.0, 160.0, 201.0]);
         assert!(paler_table(&gold, &peach_wood));
+        // So does an orange-brown wood (`--seed 401`'s scene 416), 0.045 off gold.
+        let orange_wood = table_model([71.0, 112.0, 160.0]);
+        assert!(paler_table(&gold, &orange_wood));
     }
 
     #[test]

@@ -233,7 +233,10 @@ impl Detector {
             if best_counts[mi] == 0 || (best_counts[mi] as f64) < PRUNE_BEST_SHARE * max_best as f64 {
                 continue;
             }
-            // On shadows, a shadow-like piece's seed is its rim in its own dark colour.
+            // On shadows, a shadow-like piece's seed is its rim in its own dark colour, or its
+            // lit faces in its other colour beside dark faces read as shadow (the ink die's red
+            // sides round its black top): those must show that colour as their best, or any
+            // pink piece's leftover pixels beside its shadow would seed a die.
             let colours = if self.on_shadows {
                 model.primary
             } else {
@@ -242,7 +245,11 @@ impl Detector {
             let own: Vec<usize> = seed
                 .iter()
                 .copied()
-                .filter(|&p| colours.contains_any(region.colours[p].compatible))
+                .filter(|&p| {
+                    let c = region.colours[p];
+                    colours.contains_any(c.compatible)
+                        || (self.on_shadows && model.colours.contains_any(c.best))
+                })
                 .collect();
             let px_area = region.mm_per_px * region.mm_per_px;
             let fp_share = (own.len() as f64) * px_area / model.footprint_area_mm2;

@@ -13,8 +13,8 @@ use crate::vision::view::Viewpoint;
 const DIE_TOP_SHRINK: f64 = 0.7;
 /// The ink die's top colour: the colour most pixels of its top face show (the top face is
 /// never hidden from a camera above). A die that looks like a shadow of the table
-/// ([`Model::shadow_like`]) may show its dark top as a shadow whole: when no pixel of the top
-/// shows a colour, its shadow pixels of the dark colour read it.
+/// ([`Model::shadow_like`]) may show its dark top as a shadow, whole or in part: its shadow
+/// pixels of the dark colour count for the dark top.
 pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> Option<DieTop> {
     let top = model.solid.parts.first()?.sections.last()?;
     let pose = fit.pose;
@@ -38,11 +38,10 @@ pub fn die_top(region: &Region, model: &Model, fit: &Fit, view: &Viewpoint) -> O
             _ => {}
         }
     });
-    // A die that looks like a shadow of the table shows its dark face as one, all of it at
-    // times: its lighter faces never do.
-    if first + second == 0 {
-        first = shaded_first;
-    }
+    // A die that looks like a shadow of the table shows its dark face as one, all of it or in
+    // part: its lighter faces never do, so every such pixel speaks for the dark top, beside
+    // the few of the red sides the view leans into the top's outline.
+    first += shaded_first;
     if first + second == 0 {
         return None;
     }
