@@ -886,6 +886,26 @@ fn a_black_die_seen_by_its_red_sides_is_found_on_its_shadows_and_read_black() {
     assert_eq!(r.die_right, r.die_checked, "{r:?}");
 }
 
+/// Scene 820 of `octoref bench --seed 801` (tilt 22.9 degrees): the Octo-Canon stands against
+/// the pirate ship, as the rules keep it, and the die's model, its pink faces taking the ship's
+/// pixels, outscores the canon's own there; the real die, 360 mm away, then read as the canon.
+/// Each fitted afresh as the other by their black, the two scored 1.05 of their readings as
+/// made, short of the 1.06 a swap needed, and the two were read the wrong way round in all 3
+/// frames. A swap that puts the canon against the pirate ship now needs only to score more.
+const CANON_AGAINST_ITS_SHIP_FIRST: u64 = 801;
+const CANON_AGAINST_ITS_SHIP_SEED: u64 = 820;
+const CANON_AGAINST_ITS_SHIP_FRAMES: usize = 3;
+
+#[test]
+fn the_black_piece_against_the_pirate_ship_is_read_as_the_canon() {
+    let summary = scene_of_a_bench_from(
+        CANON_AGAINST_ITS_SHIP_FIRST,
+        CANON_AGAINST_ITS_SHIP_SEED,
+        CANON_AGAINST_ITS_SHIP_FRAMES,
+    );
+    assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
+}
+
 /// Bench scene 19 (of 30; tilt 21.7 degrees): the island's sand is light wood's hue and only a
 /// little lighter, so half its pixels read as bare table and its fit explained 0.07 of its
 /// silhouette or less. The island was missed in all 3 frames, its palm read as the green anchor
