@@ -31,6 +31,8 @@ const SWAP_MIN_SHARE: f64 = 1.06;
 /// scene 505. A die beside a pirate ship fitted among the tentacles (`--seed 301`, scene 308)
 /// kept 0.94 as the canon: the rule is no stronger than the ship found.
 const SWAP_TO_RULES_MIN_SHARE: f64 = 1.0;
+/// ...and what a swap that takes the canon away from the pirate ship must score, as a share of
+/// the readings as made.
 const SWAP_AGAINST_RULES_MIN_SHARE: f64 = 1.25;
 /// A piece this close to a pirate ship's footprint (mm) touches it, give or take the fits'
 /// position error.
