@@ -580,12 +580,12 @@ mod tests {
         // Read as they are, the die at x = 0 and the canon at x = 100: 250 * 0.8 + 300 * 0.7 =
         // 410 by their black; the other way round scores `share` of it.
         let after = |share: f64, ship_at: Option<f64>| {
-            let mut found = vec![
+            let mut pieces = vec![
                 found(0, fit_at(0.0, 400.0, 0.8), 0),
                 found(1, fit_at(100.0, 300.0, 0.7), 1),
             ];
             if let Some(x) = ship_at {
-                found.push(super::tests::found(ship_model, ship_beside(x), 0));
+                pieces.push(found(ship_model, ship_beside(x), 0));
             }
             let other = share * 410.0 - 0.7 * 300.0;
             let table = [
@@ -594,8 +594,8 @@ mod tests {
                 (0.0, 1, other / 0.8, 0.8),
                 (100.0, 0, 300.0, 0.7),
             ];
-            swap_look_alikes(&mut found, &models, seen_refits(&table));
-            (found[0].detection.model, found[1].detection.model)
+            swap_look_alikes(&mut pieces, &models, seen_refits(&table));
+            (pieces[0].detection.model, pieces[1].detection.model)
         };
         let a_little_more = (SWAP_TO_RULES_MIN_SHARE + SWAP_MIN_SHARE) / 2.0;
         assert_eq!(after(a_little_more, None), (0, 1));
