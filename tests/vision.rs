@@ -906,6 +906,28 @@ fn the_black_piece_against_the_pirate_ship_is_read_as_the_canon() {
     assert_found_exactly(&summary, &["ink_die", "octo_canon"]);
 }
 
+/// Scene 811 of `octoref bench --seed 801` (tilt 12.1 degrees), second frame: the orange ship
+/// beside its anchor with a goblet on its deck. Untangled before the goblet was found (its
+/// pixels counting for the ship), the ship lay turned end for end over its anchor, 13 mm off,
+/// and the anchor was read 35 mm from where it lies; orange's closest treasure was wrong. Still
+/// explaining 0.81 and 0.91 of themselves, the two were taken as settled. A ship explaining
+/// less than 0.85 of itself is now fitted again with its anchor once its loads are found.
+const TURNED_OVER_ANCHOR_FIRST: u64 = 801;
+const TURNED_OVER_ANCHOR_SEED: u64 = 811;
+const TURNED_OVER_ANCHOR_FRAMES: usize = 2;
+
+#[test]
+fn a_ship_untangled_over_its_anchor_before_its_load_was_found_settles_where_it_lies() {
+    let summary = scene_of_a_bench_from(
+        TURNED_OVER_ANCHOR_FIRST,
+        TURNED_OVER_ANCHOR_SEED,
+        TURNED_OVER_ANCHOR_FRAMES,
+    );
+    assert_found_exactly(&summary, &["ship", "anchor"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
 /// Bench scene 19 (of 30; tilt 21.7 degrees): the island's sand is light wood's hue and only a
 /// little lighter, so half its pixels read as bare table and its fit explained 0.07 of its
 /// silhouette or less. The island was missed in all 3 frames, its palm read as the green anchor

@@ -79,9 +79,15 @@ const DOUBTFUL_QUALITY: f64 = 0.5;
 const SETTLED_HULL_QUALITY: f64 = 0.8;
 /// ...and with its anchor when it explains at least this share and the anchor at least
 /// [`SETTLED_ANCHOR_QUALITY`] ([`Analyzer::settle_ships`] fits the pair again together only
-/// below: it costs several fits of the anchor all the way round, and over the bench's scenes a
-/// fourth of the pairs refitted so, all of the ones that moved by more than a millimetre, fell below).
-const SETTLED_PAIR_HULL_QUALITY: f64 = 0.5;
+/// below: it costs several fits of the anchor all the way round). A pair may be untangled
+/// wrong while the ship's load still counts for the ship: `--seed 801` scene 811, the orange
+/// ship turned end for end over its anchor and the anchor read past its other end explained
+/// more pixels than the true pair until the goblet on the deck was found. Fitted there, they
+/// still explain 0.81 and 0.91 of themselves (the true pair 0.95 and 0.99). 0.5 left them so;
+/// 0.85 and 0.9 refit them where they lie and changed nothing else over eleven sets of 30
+/// scenes (`octoref bench --seed 1, 101, ... 1001`) but a few hundredths of a millimetre, in
+/// time within a run's noise.
+const SETTLED_PAIR_HULL_QUALITY: f64 = 0.85;
 const SETTLED_ANCHOR_QUALITY: f64 = 0.72;
 
 /// Milliseconds spent per stage on one frame. Stages run on several threads at once (blobs,
