@@ -928,6 +928,20 @@ fn a_ship_untangled_over_its_anchor_before_its_load_was_found_settles_where_it_l
     assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
 }
 
+/// Scene 328 of `octoref bench --seed 301` (tilt 32.6 degrees), third frame: the orange ship
+/// held two thirds of its anchor (333 of its 487 pixels) once its loads were found, and the
+/// anchor, fully in view, was found nowhere. A ship whose anchor is in play and found nowhere is
+/// now freed from it again once its loads are found (`--seed 601` scene 630's green anchor too).
+const LOADED_HOLDER_FIRST: u64 = 301;
+const LOADED_HOLDER_SEED: u64 = 328;
+const LOADED_HOLDER_FRAMES: usize = 3;
+
+#[test]
+fn an_anchor_its_ship_held_until_its_loads_were_found_is_freed_from_it() {
+    let summary = scene_of_a_bench_from(LOADED_HOLDER_FIRST, LOADED_HOLDER_SEED, LOADED_HOLDER_FRAMES);
+    assert_found_exactly(&summary, &["ship", "anchor"]);
+}
+
 /// Bench scene 19 (of 30; tilt 21.7 degrees): the island's sand is light wood's hue and only a
 /// little lighter, so half its pixels read as bare table and its fit explained 0.07 of its
 /// silhouette or less. The island was missed in all 3 frames, its palm read as the green anchor

@@ -34,6 +34,7 @@ use super::stacked::{Placed, stacked_duplicates};
 use super::taught::TaughtModels;
 use super::view::Viewpoint;
 use crate::calibrate::profile::Profile;
+use crate::games::crash_octopus::PlayerColor;
 use crate::referee::{self, FrameReport, GameContext};
 use crate::table::{Catalog, CounterReport, OceanReport, PieceKind, PieceReport, PointMm, PolygonMm};
 use counts::{Found, swap_look_alikes, within_counts};
@@ -898,9 +899,11 @@ impl Analyzer {
     /// Ships fitted again once all the pieces around them are found, in turn, each with the
     /// others' latest poses (the rulings are measured from the ships): a ship with its anchor
     /// ([`Detector::repose_pair`]) when either fits poorly ([`SETTLED_PAIR_HULL_QUALITY`],
-    /// [`SETTLED_ANCHOR_QUALITY`]), then a ship alone ([`repose`]) below
-    /// [`SETTLED_HULL_QUALITY`], and the pirate ship always.
-    fn settle_ships(&self, found: &mut [Found], regions: &[region::Region]) {
+    /// [`SETTLED_ANCHOR_QUALITY`]); a ship whose anchor is in play and found nowhere, freed from
+    /// it ([`Detector::free_partner`]: it may have held all of it while its loads counted for
+    /// it); then a ship alone ([`repose`]) below [`SETTLED_HULL_QUALITY`], and the pirate ship
+    /// always.
+    fn settle_ships(&self, found: &mut Vec<Found>, regions: &[region::Region]) {
         let mut detector = Detector::default();
         for h in 0..found.len() {
             if self.models[found[h].detection.model].kind != PieceKind::Ship {
@@ -912,13 +915,33 @@ impl Analyzer {
             };
             let colour = self.models[found[h].detection.model].color;
             let ids: Vec<usize> = (0..found.len()).filter(|&o| found[o].region == ri).collect();
+            let Some(hl) = ids.iter().position(|&o| o == h) else {
+                continue;
+            };
             let Some(a) = ids.iter().position(|&o| {
                 let m = &self.models[found[o].detection.model];
                 m.kind == PieceKind::Anchor && m.color == colour
             }) else {
-                continue;
-            };
-            let Some(hl) = ids.iter().position(|&o| o == h) else {
+                // Its anchor found nowhere: the ship may hold all of it.
+                let Some(mi) = self.missing_anchor(found, colour) else {
+                    continue;
+                };
+                let local: Vec<Detection> = ids.iter().map(|&o| found[o].detection.clone()).collect();
+                if let Some((ship, anchor)) =
+                    detector.free_partner(region, &self.models, &self.view, &local, hl, mi)
+                {
+                    found[h].detection.fit = ship;
+                    found.push(Found {
+                        detection: Detection {
+                            model: mi,
+                            fit: anchor,
+                            top: None,
+                            runner_up: None,
+                            on_shadows: false,
+                        },
+                        region: ri,
+                    });
+                }
                 continue;
             };
             if found[h].detection.fit.quality() >= SETTLED_PAIR_HULL_QUALITY
@@ -957,6 +980,16 @@ impl Analyzer {
                 found[k].detection.fit = fit;
             }
         }
+    }
+
+    /// The model of the anchor of `colour` when it is in play and no piece found is one.
+    fn missing_anchor(&self, found: &[Found], colour: Option<PlayerColor>) -> Option<usize> {
+        let mi = self
+            .models
+            .iter()
+            .position(|m| m.kind == PieceKind::Anchor && m.color == colour)?;
+        let excluded = self.excluded.get(mi).copied().unwrap_or(true);
+        (!excluded && !found.iter().any(|f| f.detection.model == mi)).then_some(mi)
     }
 
     /// Reads the top of every ink die found without one: [`within_counts`] may make a piece

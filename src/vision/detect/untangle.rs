@@ -199,11 +199,65 @@ impl Detector {
         if new < old + (old.abs() * REPOSE_MIN_GAIN_SHARE).max(min_gain_px(region.mm_per_px)) {
             return None;
         }
-        // Each to its final pose with the other's new pixels explained.
         let mut moved = detections.to_vec();
         moved[h].fit = pair.hull;
         moved[a].fit = pair.other;
-        let explained = remarked(region, models, &moved, &vec![0; region.len()]);
+        self.final_pair(region, models, view, &moved, h, a)
+    }
+
+    /// Hull `h` among one region's `detections`, all found, that holds the whole of a piece of
+    /// model `mi` of its colour (a ship fitted across its anchor while its loads still counted
+    /// for it), freed from it as [`Detector::untangle`] frees one at first look, with every
+    /// other piece's pixels explained. The hull's new fit and the piece's, final precision, when
+    /// the piece fits as well as a freed one must ([`FREED_OTHER_QUALITY`]) and the two explain
+    /// clearly more than the hull alone, else `None`.
+    pub fn free_partner(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        detections: &[Detection],
+        h: usize,
+        mi: usize,
+    ) -> Option<(Fit, Fit)> {
+        let (mh, ma) = (models.get(detections.get(h)?.model)?, models.get(mi)?);
+        let explained = remarked(region, models, detections, &vec![0; region.len()]);
+        let pair = self.untangled_pair(region, view, detections, &explained, h, mh, ma, None)?;
+        let total = pair.hull.gain + pair.other.gain;
+        let freed = pair.other.quality() >= FREED_OTHER_QUALITY
+            && pair.hull.quality() >= mh.min_quality
+            && pair
+                .hull_alone
+                .is_some_and(|alone| total >= alone + min_gain_px(region.mm_per_px));
+        if !freed {
+            return None;
+        }
+        let mut moved = detections.to_vec();
+        moved[h].fit = pair.hull;
+        moved.push(Detection {
+            model: mi,
+            fit: pair.other,
+            top: None,
+            runner_up: None,
+            on_shadows: false,
+        });
+        let a = moved.len() - 1;
+        self.final_pair(region, models, view, &moved, h, a)
+    }
+
+    /// Hull `h` and piece `a` of `moved` (one region's pieces, the two just fitted together),
+    /// each to its final pose with the other's new pixels explained.
+    fn final_pair(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        moved: &[Detection],
+        h: usize,
+        a: usize,
+    ) -> Option<(Fit, Fit)> {
+        let (mh, ma) = (models.get(moved.get(h)?.model)?, models.get(moved.get(a)?.model)?);
+        let explained = remarked(region, models, moved, &vec![0; region.len()]);
         let occluders = occluders_of(models, view, moved.iter());
         let mut last = |k: usize, m: &Model| {
             let win = window_around(region, &moved[k].fit.silhouette, WINDOW_MARGIN_MM);
