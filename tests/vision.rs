@@ -942,6 +942,26 @@ fn an_anchor_its_ship_held_until_its_loads_were_found_is_freed_from_it() {
     assert_found_exactly(&summary, &["ship", "anchor"]);
 }
 
+/// Scene 728 of `octoref bench --seed 701` (tilt 32.6 degrees), second and third frames: the
+/// green ship slid 19 mm towards its anchor and held it. Freed from it, the anchor found beside
+/// it explained 0.29 of itself, the ship keeping its pixels, and green's closest treasure was
+/// wrong. The ship is now fitted again beside the anchor, its pixels taken, and slides back.
+const SLID_OVER_ANCHOR_FIRST: u64 = 701;
+const SLID_OVER_ANCHOR_SEED: u64 = 728;
+const SLID_OVER_ANCHOR_FRAMES: usize = 3;
+
+#[test]
+fn a_ship_slid_over_the_anchor_it_held_slides_back_once_the_anchor_is_freed() {
+    let summary = scene_of_a_bench_from(
+        SLID_OVER_ANCHOR_FIRST,
+        SLID_OVER_ANCHOR_SEED,
+        SLID_OVER_ANCHOR_FRAMES,
+    );
+    assert_found_exactly(&summary, &["ship", "anchor"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
 /// Bench scene 19 (of 30; tilt 21.7 degrees): the island's sand is light wood's hue and only a
 /// little lighter, so half its pixels read as bare table and its fit explained 0.07 of its
 /// silhouette or less. The island was missed in all 3 frames, its palm read as the green anchor
