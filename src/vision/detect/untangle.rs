@@ -65,6 +65,20 @@ struct Untangled {
     pub(super) hull_alone: Option<f64>,
 }
 
+impl Untangled {
+    /// Whether a hull freed from a piece it held whole (found no other way) is taken with it:
+    /// the piece fits as well as a freed one must ([`FREED_OTHER_QUALITY`]), the hull as its
+    /// model needs, and the two explain clearly more than the hull alone.
+    fn frees(&self, mh: &Model, mm_per_px: f64) -> bool {
+        let total = self.hull.gain + self.other.gain;
+        self.other.quality() >= FREED_OTHER_QUALITY
+            && self.hull.quality() >= mh.min_quality
+            && self
+                .hull_alone
+                .is_some_and(|alone| total >= alone + min_gain_px(mm_per_px))
+    }
+}
+
 impl Detector {
     /// A ship fitted turned over its anchor (one colour) leaves its own bow or stern unexplained,
     /// and the anchor is then found there. For a hull and a piece of its colour that touch, the
@@ -136,13 +150,7 @@ impl Detector {
                     continue;
                 };
                 let total = pair.hull.gain + pair.other.gain;
-                if pair.other.quality() >= FREED_OTHER_QUALITY
-                    && pair.hull.quality() >= mh.min_quality
-                    && pair
-                        .hull_alone
-                        .is_some_and(|alone| total >= alone + min_gain_px(region.mm_per_px))
-                    && freed.as_ref().is_none_or(|f| total > f.0)
-                {
+                if pair.frees(mh, region.mm_per_px) && freed.as_ref().is_none_or(|f| total > f.0) {
                     freed = Some((total, mi, pair));
                 }
             }
@@ -228,7 +236,7 @@ impl Detector {
         let (mh, ma) = (models.get(detections.get(h)?.model)?, models.get(mi)?);
         let explained = remarked(region, models, detections, &vec![0; region.len()]);
         let mut pair = self.untangled_pair(region, view, detections, &explained, h, mh, ma, None)?;
-        let mut total = pair.hull.gain + pair.other.gain;
+        let total = pair.hull.gain + pair.other.gain;
         let beside = self.hull_beside(
             region,
             view,
@@ -241,16 +249,10 @@ impl Detector {
             pair.hull.pose,
         );
         if let Some((hull, other)) = beside.filter(|(hull, other)| hull.gain + other.gain > total) {
-            total = hull.gain + other.gain;
             pair.hull = hull;
             pair.other = other;
         }
-        let freed = pair.other.quality() >= FREED_OTHER_QUALITY
-            && pair.hull.quality() >= mh.min_quality
-            && pair
-                .hull_alone
-                .is_some_and(|alone| total >= alone + min_gain_px(region.mm_per_px));
-        if !freed {
+        if !pair.frees(mh, region.mm_per_px) {
             return None;
         }
         let mut moved = detections.to_vec();
