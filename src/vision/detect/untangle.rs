@@ -323,26 +323,11 @@ impl Detector {
                 best = Some(f);
             }
         }
-        let hull = refine_pose(
-            &mh.solid,
-            &map_h,
-            view,
-            best?.pose,
-            false,
-            Precision::COMPARE,
-            &mut self.scratch,
-        )?;
-        let (_, map_a) = left_by(region, ma, &base, mh, &hull, hk, win);
-        let other = refine_pose(
-            &ma.solid,
-            &map_a,
-            view,
-            other.pose,
-            false,
-            Precision::COMPARE,
-            &mut self.scratch,
-        )?;
-        Some((hull, other))
+        let pair = PairStarts {
+            hull: best?.pose,
+            other: other.pose,
+        };
+        self.compare_pair(region, view, &base, mh, &map_h, ma, pair, hk, win)
     }
 
     /// Hull `h` and piece `a` of `moved` (one region's pieces, the two just fitted together),
@@ -471,25 +456,11 @@ impl Detector {
             }
         }
         let (_, hstart, astart) = best?;
-        let fh = refine_pose(
-            &mh.solid,
-            &map_h,
-            view,
-            hstart,
-            false,
-            Precision::COMPARE,
-            &mut self.scratch,
-        )?;
-        let (_, map_a) = left_by(region, ma, &base, mh, &fh, hk, win);
-        let fa = refine_pose(
-            &ma.solid,
-            &map_a,
-            view,
-            astart,
-            false,
-            Precision::COMPARE,
-            &mut self.scratch,
-        )?;
+        let pair = PairStarts {
+            hull: hstart,
+            other: astart,
+        };
+        let (fh, fa) = self.compare_pair(region, view, &base, mh, &map_h, ma, pair, hk, win)?;
         let hull_alone = match a {
             Some(_) => None,
             None => Some(
@@ -512,6 +483,44 @@ impl Detector {
         })
     }
 
+    /// A hull and the piece beside it refined to [`Precision::COMPARE`] from `pair`: the hull
+    /// first on `map_h`, then the other on what the refined hull leaves of `base`, so that the
+    /// two gains add up to what they explain between them, each pixel once at most.
+    #[allow(clippy::too_many_arguments)]
+    fn compare_pair(
+        &mut self,
+        region: &Region,
+        view: &Viewpoint,
+        base: &[u16],
+        mh: &Model,
+        map_h: &WeightMap,
+        ma: &Model,
+        pair: PairStarts,
+        hk: u16,
+        win: Window,
+    ) -> Option<(Fit, Fit)> {
+        let hull = refine_pose(
+            &mh.solid,
+            map_h,
+            view,
+            pair.hull,
+            false,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )?;
+        let (_, map_a) = left_by(region, ma, base, mh, &hull, hk, win);
+        let other = refine_pose(
+            &ma.solid,
+            &map_a,
+            view,
+            pair.other,
+            false,
+            Precision::COMPARE,
+            &mut self.scratch,
+        )?;
+        Some((hull, other))
+    }
+
     /// `model` fitted all the way round (`angles`) at the largest patch of its colours that
     /// `base` leaves once `hull`'s fit is marked as piece `hk`, to the quarter millimetre.
     #[allow(clippy::too_many_arguments)]
@@ -531,6 +540,13 @@ impl Detector {
         let centre = largest_patch_centre(region, model, &left, win)?;
         fit_pose(&model.solid, &map, view, centre, angles, 0.0, &mut self.scratch)
     }
+}
+
+/// Where a hull and the piece beside it start their last refinement.
+#[derive(Clone, Copy)]
+struct PairStarts {
+    hull: Pose2,
+    other: Pose2,
 }
 
 /// What `base` leaves once `hull`'s fit is marked as piece `hk`, and `model`'s weights on it in
