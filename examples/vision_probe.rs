@@ -1083,6 +1083,7 @@ fn refit_text(
         top: None,
         runner_up: None,
         on_shadows: false,
+        also_explains: octoref::vision::colour::ColourSet(0),
     };
     refit_as(region, models, an.viewpoint(), mi, &at, &[], seen).map_or("none".to_string(), |f| {
         format!(

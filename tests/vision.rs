@@ -1805,3 +1805,54 @@ fn a_chest_is_found_where_a_second_orange_anchor_was_dropped() {
     assert_none_extra_and_missed_at_most(&summary, "treasure/chest", CHEST_FOR_AN_ANCHOR_MISSED_AT_MOST);
     assert_found_exactly(&summary, &["anchor"]);
 }
+
+/// Scene 715 of `octoref bench --seed 701` (tilt 16.9 degrees), third frame: green's closest
+/// treasure is a goblet whose top, under that light, reads best as gold. A gold bar laid across
+/// it and into its shadow explained more in gold's colours (340 pixels) than the goblet in its
+/// own (280), and green's closest treasure was a gold bar that is not there. Seen in the colours
+/// both show, the goblet explains more (396 against 344) and is taken.
+const GOLDEN_GOBLET_FIRST: u64 = 701;
+const GOLDEN_GOBLET_SEED: u64 = 715;
+const GOLDEN_GOBLET_FRAMES: usize = 3;
+
+#[test]
+fn a_goblet_whose_top_reads_as_gold_is_read_as_a_goblet() {
+    let summary = scene_of_a_bench_from(GOLDEN_GOBLET_FIRST, GOLDEN_GOBLET_SEED, GOLDEN_GOBLET_FRAMES);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}
+
+/// Scene 1003 of `octoref bench --seed 1001` (tilt 2.4 degrees), second frame: a goblet was read
+/// as a gold bar and a gold bar as a goblet, each where the other lies. Each is now read as what
+/// it is where the two are weighed in the colours both show.
+const LOOK_ALIKES_SWAPPED_FIRST: u64 = 1001;
+const LOOK_ALIKES_SWAPPED_SEED: u64 = 1003;
+const LOOK_ALIKES_SWAPPED_FRAMES: usize = 2;
+
+#[test]
+fn a_gold_bar_and_a_goblet_each_read_as_the_other_are_read_as_they_are() {
+    let summary = scene_of_a_bench_from(
+        LOOK_ALIKES_SWAPPED_FIRST,
+        LOOK_ALIKES_SWAPPED_SEED,
+        LOOK_ALIKES_SWAPPED_FRAMES,
+    );
+    assert_found_exactly(&summary, &["treasure/goblet", "treasure/gold"]);
+}
+
+/// Scene 612 of `octoref bench --seed 601` (tilt 13.3 degrees), second frame: goblets whose tops
+/// read best as gold, first fitted as gold bars, are taken as goblets. A goblet so taken must
+/// explain the pixels of gold's colour under it too: else they seed a gold bar where it stands,
+/// the goblets' count is read short, and a goblet was missed with a gold bar extra.
+const GOLD_TOPPED_GOBLETS_FIRST: u64 = 601;
+const GOLD_TOPPED_GOBLETS_SEED: u64 = 612;
+const GOLD_TOPPED_GOBLETS_FRAMES: usize = 2;
+
+#[test]
+fn a_goblet_taken_over_a_gold_bar_explains_its_gold_pixels_too() {
+    let summary = scene_of_a_bench_from(
+        GOLD_TOPPED_GOBLETS_FIRST,
+        GOLD_TOPPED_GOBLETS_SEED,
+        GOLD_TOPPED_GOBLETS_FRAMES,
+    );
+    assert_found_exactly(&summary, &["treasure/goblet"]);
+}

@@ -224,6 +224,7 @@ impl CounterBand {
             top: None,
             runner_up: None,
             on_shadows: false,
+            also_explains: ColourSet(0),
         })
     }
 }

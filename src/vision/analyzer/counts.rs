@@ -2,6 +2,7 @@
 //! captains). Pieces over a count are dropped, or read as the look-alike they fit nearly as well.
 
 use crate::table::PieceKind;
+use crate::vision::colour::ColourSet;
 use crate::vision::detect::{Detection, Model, SeenBy};
 use crate::vision::fit::Fit;
 
@@ -289,6 +290,7 @@ fn read_as(detection: &mut Detection, model: usize, fit: Fit) {
     detection.fit = fit;
     detection.top = None;
     detection.runner_up = None;
+    detection.also_explains = ColourSet(0);
 }
 
 /// A piece fitted afresh as another model of its colour ([`within_counts`]).
@@ -363,6 +365,7 @@ mod tests {
                 top: None,
                 runner_up: None,
                 on_shadows: false,
+                also_explains: ColourSet(0),
             },
             region,
         }

@@ -939,6 +939,7 @@ impl Analyzer {
                             top: None,
                             runner_up: None,
                             on_shadows: false,
+                            also_explains: ColourSet(0),
                         },
                         region: ri,
                     });

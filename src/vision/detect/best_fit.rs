@@ -11,6 +11,7 @@ use super::seeds::{
 use super::weights::{MapKey, W_OTHER, WINDOW_MARGIN_MM, Window, weight_map, window_around};
 use super::{Detector, min_gain_px};
 use crate::table::{PieceKind, PointMm, Shape};
+use crate::vision::colour::ColourSet;
 use crate::vision::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use crate::vision::labels::Label;
 use crate::vision::raster::WeightMap;
@@ -65,6 +66,13 @@ const LOOK_AHEAD_QUALITY: f64 = 0.05;
 const LOOK_AHEAD_REST_QUALITY: f64 = 0.7;
 /// The mark of pixels a contender explains while [`Detector::look_ahead`] weighs it.
 const LOOKED_AHEAD: u16 = u16::MAX - 1;
+/// Two treasures are of nearly one colour on a seed when at least this share of its pixels
+/// compatible with either's colours are compatible with both ([`Detector::look_alike_contest`]).
+const LOOK_ALIKE_SHARED_SHARE: f64 = 0.6;
+/// ...and a rival is taken only when it explains at least this share of its silhouette in the
+/// colours of both: a seed left beside a piece found already (a goblet's shaded side) may be
+/// explained better by a goblet laid half over bare table than by a gold bar, and is neither.
+const LOOK_ALIKE_TAKEN_QUALITY: f64 = 0.75;
 /// See [`beats`].
 pub(super) const CLOSE_GAIN_SHARE: f64 = 0.9;
 const CLEARLY_BETTER_QUALITY: f64 = 0.25;
@@ -108,6 +116,8 @@ pub(super) struct Best {
     pub(super) model: usize,
     pub(super) fit: Fit,
     pub(super) runner_up: Option<(usize, Fit)>,
+    /// See [`Detection::also_explains`](super::Detection::also_explains).
+    pub(super) also_explains: ColourSet,
 }
 
 /// A model [`Detector::best_fit`] will fit to a seed: the seed's pixels of its colours (as
@@ -457,6 +467,8 @@ impl Detector {
                 chosen = k;
             }
         }
+        let (picked, look_alike_colours) =
+            self.look_alike_contest(region, models, view, explained, seed, &contest, &weighed, chosen);
         let chosen = self.look_ahead(
             region,
             models,
@@ -465,8 +477,14 @@ impl Detector {
             seed,
             quality_floor,
             &contest,
-            chosen,
+            picked,
         );
+        // A look-alike taken explains the colours of both, unless looking ahead took another.
+        let also_explains = if chosen == picked {
+            look_alike_colours
+        } else {
+            ColourSet(0)
+        };
         let runner_up = contest
             .iter()
             .enumerate()
@@ -484,6 +502,7 @@ impl Detector {
                 model: mi,
                 fit,
                 runner_up,
+                also_explains,
             });
         }
         // Enough to mark its pixels as explained; the final pose comes once every piece is found.
@@ -502,7 +521,99 @@ impl Detector {
             model: mi,
             fit: refined.unwrap_or(fit),
             runner_up,
+            also_explains,
         })
+    }
+
+    /// Which of a seed's `contest`ants to take, `chosen` having won it, when the winner and a
+    /// rival are treasures of nearly one colour ([`look_alike`]): each fit is weighed again with
+    /// the pixels of either's colours counting for it as its own, and the rival that then
+    /// explains more pixels, and at least [`LOOK_ALIKE_TAKEN_QUALITY`] of its silhouette, is
+    /// taken; with it, the colours of both, which it explains
+    /// ([`Detection::also_explains`](super::Detection::also_explains)).
+    ///
+    /// A goblet's top may read best as gold under one light, so that a gold bar laid across it
+    /// and into its shadow explains more in gold's colours than the goblet in its own
+    /// (`--seed 701` scene 715: 340 px against 280); in the colours both show, shape decides
+    /// (396 against 344). By pixels alone, not by how much of itself each explains: a gold bar
+    /// explaining more of itself and fewer pixels than the goblet it was chosen over is no
+    /// reason to take it (`--seed 901` scene 929). `weighed` are the contestants' gains weighed
+    /// with the decks they would cover, whose cost is kept.
+    #[allow(clippy::too_many_arguments)]
+    fn look_alike_contest(
+        &mut self,
+        region: &Region,
+        models: &[Model],
+        view: &Viewpoint,
+        explained: &[u16],
+        seed: &[usize],
+        contest: &[(usize, Fit, MapKey)],
+        weighed: &[f64],
+        chosen: usize,
+    ) -> (usize, ColourSet) {
+        let unchanged = (chosen, ColourSet(0));
+        let Some((winner_model, winner, _)) = contest.get(chosen) else {
+            return unchanged;
+        };
+        let a = &models[*winner_model];
+        if a.kind != PieceKind::Treasure || a.seen_by_top {
+            return unchanged;
+        }
+        let mut taken: Option<(usize, f64)> = None;
+        for (k, (mi, fit, _)) in contest.iter().enumerate() {
+            let b = &models[*mi];
+            if k == chosen
+                || b.kind != PieceKind::Treasure
+                || b.seen_by_top
+                || !look_alike(region, seed, a, b)
+            {
+                continue;
+            }
+            let both = ColourSet(a.colours.0 | b.colours.0);
+            let (Some(wa), Some(wb)) = (
+                self.weighed_in(region, a, both, view, explained, winner),
+                self.weighed_in(region, b, both, view, explained, fit),
+            ) else {
+                continue;
+            };
+            let gain_a = wa.gain + weighed[chosen] - winner.gain;
+            let gain_b = wb.gain + weighed[k] - fit.gain;
+            if wb.quality() >= LOOK_ALIKE_TAKEN_QUALITY
+                && gain_b > gain_a
+                && taken.is_none_or(|(_, g)| gain_b > g)
+            {
+                taken = Some((k, gain_b));
+            }
+        }
+        taken.map_or(unchanged, |(k, _)| {
+            let b = contest.get(k).map_or(0, |c| models[c.0].colours.0);
+            (k, ColourSet(a.colours.0 | b))
+        })
+    }
+
+    /// `fit` of `model` scored again where its pixels show any of `colours`, as its own.
+    fn weighed_in(
+        &mut self,
+        region: &Region,
+        model: &Model,
+        colours: ColourSet,
+        view: &Viewpoint,
+        explained: &[u16],
+        fit: &Fit,
+    ) -> Option<Fit> {
+        let mut wider = model.clone();
+        wider.colours = colours;
+        let win = window_around(region, &fit.silhouette, WINDOW_MARGIN_MM);
+        let map = weight_map(
+            region,
+            &wider,
+            explained,
+            None,
+            win,
+            self.on_shadows,
+            &self.occluders,
+        );
+        score_at(&model.solid, &map, view, fit.pose, &mut self.scratch)
     }
 
     /// Which of a seed's `contest`ants (refined fits of different models) to take, `chosen`
@@ -962,6 +1073,24 @@ pub(super) fn shaded_rest(region: &Region, model: &Model, own: &[usize]) -> bool
 /// is low wherever it stands, among other pieces too.
 pub(super) fn floor_for(model: &Model, floor: f64) -> f64 {
     floor * (model.min_quality / MIN_QUALITY).min(1.0)
+}
+
+/// Whether two models are of nearly one colour on `seed`: of its pixels compatible with either's
+/// colours, at least [`LOOK_ALIKE_SHARED_SHARE`] are compatible with both.
+fn look_alike(region: &Region, seed: &[usize], a: &Model, b: &Model) -> bool {
+    let (mut either, mut both) = (0usize, 0usize);
+    for &p in seed {
+        let c = region.colours[p].compatible;
+        match (a.colours.contains_any(c), b.colours.contains_any(c)) {
+            (true, true) => {
+                either += 1;
+                both += 1;
+            }
+            (true, false) | (false, true) => either += 1,
+            (false, false) => {}
+        }
+    }
+    either > 0 && both as f64 >= LOOK_ALIKE_SHARED_SHARE * either as f64
 }
 
 /// Whether fit `a` of one model explains a seed better than fit `b` of another, by their gains

@@ -4,6 +4,7 @@ use super::decks::share_on;
 use super::model::{Model, is_solid};
 use super::{Detection, KEPT};
 use crate::table::{PieceKind, PointMm, PolygonMm};
+use crate::vision::colour::ColourSet;
 use crate::vision::labels::Label;
 use crate::vision::region::Region;
 use crate::vision::view::Silhouette;
@@ -20,14 +21,7 @@ pub(super) fn remarked(
 ) -> Vec<u16> {
     let mut explained = kept_marks.to_vec();
     for (k, d) in detections.iter().enumerate() {
-        mark_explained(
-            region,
-            &models[d.model],
-            &d.fit.silhouette,
-            &mut explained,
-            k as u16 + 1,
-            d.on_shadows,
-        );
+        mark_detection(region, &models[d.model], d, &mut explained, k as u16 + 1);
     }
     explained
 }
@@ -43,11 +37,45 @@ pub(super) fn mark_explained(
     k: u16,
     on_shadows: bool,
 ) -> usize {
+    mark_explained_with(region, model, ColourSet(0), sil, explained, k, on_shadows)
+}
+
+/// [`mark_explained`] for a detection: the pixels of the colours it also explains
+/// ([`Detection::also_explains`]) are its own too.
+pub(super) fn mark_detection(
+    region: &Region,
+    model: &Model,
+    d: &Detection,
+    explained: &mut [u16],
+    k: u16,
+) -> usize {
+    mark_explained_with(
+        region,
+        model,
+        d.also_explains,
+        &d.fit.silhouette,
+        explained,
+        k,
+        d.on_shadows,
+    )
+}
+
+/// [`mark_explained`], the pixels showing `also` as their best counting as the model's own.
+fn mark_explained_with(
+    region: &Region,
+    model: &Model,
+    also: ColourSet,
+    sil: &Silhouette,
+    explained: &mut [u16],
+    k: u16,
+    on_shadows: bool,
+) -> usize {
     let shadows_count = on_shadows && model.shadow_like;
+    let colours = ColourSet(model.colours.0 | also.0);
     let mut n = 0;
     for_each_inside(region, &sil.polygons, |p| {
         let own = match region.labels[p] {
-            Label::Piece => model.colours.contains_any(region.colours[p].best),
+            Label::Piece => colours.contains_any(region.colours[p].best),
             Label::Shadow => shadows_count && model.primary.contains_any(region.colours[p].best),
             Label::Table | Label::Outside => false,
         };
@@ -65,7 +93,7 @@ pub(super) fn explained_by(region: &Region, models: &[Model], others: &[&Detecti
     for (k, d) in others.iter().enumerate() {
         if let Some(o) = models.get(d.model) {
             let mark = u16::try_from(k + 1).unwrap_or(KEPT - 2);
-            mark_explained(region, o, &d.fit.silhouette, &mut explained, mark, d.on_shadows);
+            mark_detection(region, o, d, &mut explained, mark);
         }
     }
     explained

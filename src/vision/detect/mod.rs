@@ -33,6 +33,7 @@ mod tests;
 mod untangle;
 mod weights;
 
+use super::colour::ColourSet;
 use super::fit::{Fit, Precision, fit_pose, refine_pose};
 use super::labels::Label;
 use super::raster::ScoreScratch;
@@ -45,7 +46,7 @@ use best_fit::Best;
 use decks::Deck;
 pub use die::die_top;
 pub use marks::for_each_inside;
-use marks::{drop_treasures_inside_pieces, mark_explained, remarked};
+use marks::{drop_treasures_inside_pieces, mark_detection, remarked};
 use model::is_solid;
 pub use model::{
     MIN_GAIN_MM2, MIN_QUALITY, MIN_QUALITY_INSIDE, MIN_QUALITY_PALER_TABLE, MIN_QUALITY_TABLE_LIKE, Model,
@@ -91,6 +92,11 @@ pub struct Detection {
     /// black die on a grey table reads as a shadow but for its rim. Its later fits count them
     /// too, and its pixels include them.
     pub on_shadows: bool,
+    /// Colours besides its model's whose pixels under its silhouette it explains: a treasure
+    /// taken over a look-alike of nearly one colour in the colours of both (a goblet whose top
+    /// reads best as gold: see [`Detector::look_alike_contest`](best_fit)). Without them, what
+    /// reads best as the look-alike's colour would seed that piece again where it stands.
+    pub also_explains: ColourSet,
 }
 
 /// Reusable state for one frame's detection.
@@ -214,14 +220,7 @@ impl Detector {
         self.kept_marks = vec![0; n];
         self.covered = vec![0; n];
         for d in kept {
-            mark_explained(
-                region,
-                &models[d.model],
-                &d.fit.silhouette,
-                &mut self.kept_marks,
-                KEPT,
-                d.on_shadows,
-            );
+            mark_detection(region, &models[d.model], d, &mut self.kept_marks, KEPT);
             self.cover(region, &models[d.model], &d.fit.silhouette);
         }
         // 0 = unexplained; k + 1 = explained by detection k; [`KEPT`] by a kept piece.
@@ -355,6 +354,7 @@ impl Detector {
                     model: mi,
                     fit,
                     runner_up,
+                    also_explains,
                 },
                 on_shadows,
             )) = found
@@ -362,18 +362,20 @@ impl Detector {
                 continue;
             };
             let k = detections.len() as u16 + 1;
-            let marked = mark_explained(region, &models[mi], &fit.silhouette, explained, k, on_shadows);
-            if (marked as f64) < min_gain_px(region.mm_per_px) {
-                continue;
-            }
-            self.cover(region, &models[mi], &fit.silhouette);
-            detections.push(Detection {
+            let detection = Detection {
                 model: mi,
                 fit,
                 top: None,
                 runner_up,
                 on_shadows,
-            });
+                also_explains,
+            };
+            let marked = mark_detection(region, &models[mi], &detection, explained, k);
+            if (marked as f64) < min_gain_px(region.mm_per_px) {
+                continue;
+            }
+            self.cover(region, &models[mi], &detection.fit.silhouette);
+            detections.push(detection);
             // What the piece did not explain seeds the next ones.
             queue.extend(split(region, &seed, explained));
             queue.sort_by_key(|s| s.len());

@@ -373,6 +373,7 @@ fn a_ship_turned_across_its_deck_is_fitted_again_where_it_lies_once_its_load_is_
         top: None,
         runner_up: None,
         on_shadows: false,
+        also_explains: ColourSet(0),
     };
     let load = detection(1, gold);
     // Settled 10 mm off and turned 144 degrees, as seed 125 of `bench --seed 101` found it.
@@ -406,6 +407,7 @@ fn a_treasure_where_a_piece_of_another_kind_over_its_count_was_dropped_needs_a_t
         top: None,
         runner_up: None,
         on_shadows: false,
+        also_explains: ColourSet(0),
     };
     let explained = vec![0u16; region.len()];
     let gold_here = Fit {

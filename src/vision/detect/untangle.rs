@@ -9,6 +9,7 @@ use super::seeds::largest_patch_centre;
 use super::weights::{WINDOW_MARGIN_MM, Window, weight_map, window_around};
 use super::{Detection, Detector, min_gain_px};
 use crate::table::{PieceKind, PointMm, Shape};
+use crate::vision::colour::ColourSet;
 use crate::vision::fit::{Fit, PoseGrid, Precision, fit_pose, grid_poses, refine_pose, score_at};
 use crate::vision::raster::{ScoreScratch, WeightMap};
 use crate::vision::region::Region;
@@ -162,6 +163,7 @@ impl Detector {
                     top: None,
                     runner_up: None,
                     on_shadows: false,
+                    also_explains: ColourSet(0),
                 });
             }
         }
@@ -263,6 +265,7 @@ impl Detector {
             top: None,
             runner_up: None,
             on_shadows: false,
+            also_explains: ColourSet(0),
         });
         let a = moved.len() - 1;
         self.final_pair(region, models, view, &moved, h, a)
