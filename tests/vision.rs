@@ -1856,3 +1856,20 @@ fn a_goblet_taken_over_a_gold_bar_explains_its_gold_pixels_too() {
     );
     assert_found_exactly(&summary, &["treasure/goblet"]);
 }
+
+/// Scene 713 of `octoref bench --seed 701` (tilt 14.5 degrees), first frame: the rim of the
+/// green anchor, blended with the brown wood, reads as gold, and a gold bar was found lying along
+/// the anchor's shaft. Counted among the box's gold bars it left a real one unread, and green's
+/// closest treasure was a gold bar that is not there. A treasure standing mostly inside an
+/// anchor is dropped.
+const GOLD_ON_ANCHOR_FIRST: u64 = 701;
+const GOLD_ON_ANCHOR_SEED: u64 = 713;
+const GOLD_ON_ANCHOR_FRAMES: usize = 1;
+
+#[test]
+fn a_gold_bar_read_along_an_anchors_shaft_is_no_treasure() {
+    let summary = scene_of_a_bench_from(GOLD_ON_ANCHOR_FIRST, GOLD_ON_ANCHOR_SEED, GOLD_ON_ANCHOR_FRAMES);
+    assert_found_exactly(&summary, &["treasure/gold", "anchor"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}

@@ -1031,3 +1031,58 @@ fn other_colours_beside_the_table_count_neither_way_for_a_dark_piece_only() {
     let map = weight_map(&region, &canon, &explained, None, win, false, &[]);
     assert_eq!(map.weight(edge.0, edge.1), 0.0);
 }
+
+#[test]
+fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
+    use crate::table::Catalog;
+    use crate::vision::colour::{Palette, entry_colours};
+    let catalog = Catalog::default_catalog();
+    let mut palette = Palette::default();
+    let mut model_of = |pick: &dyn Fn(&CatalogEntry) -> bool| {
+        let (i, entry) = catalog.pieces.iter().enumerate().find(|(_, e)| pick(e)).unwrap();
+        let colours = entry_colours(&mut palette, entry, None);
+        Model::new(i, entry, colours.primary, colours.secondary, false)
+    };
+    let anchor = model_of(&|e| e.piece == PieceKind::Anchor && e.color == Some(PlayerColor::Green));
+    let gold = model_of(&|e| e.treasure == Some(TreasureType::Gold));
+    let anchor_at = Pose2 {
+        center_mm: PointMm::new(0.0, 0.0),
+        angle_rad: 0.0,
+        base_mm: 0.0,
+    };
+    let anchor_fp = anchor.footprint(&anchor_at);
+    let models = [anchor, gold];
+    let detection = |model: usize, x: f64| Detection {
+        model,
+        fit: Fit {
+            pose: Pose2 {
+                center_mm: PointMm::new(x, 0.0),
+                ..anchor_at
+            },
+            ..fit(100.0, 100.0)
+        },
+        top: None,
+        runner_up: None,
+        on_shadows: false,
+        also_explains: ColourSet(0),
+    };
+    let share_at = |x: f64| {
+        share_on(
+            &models[1].footprint(&detection(1, x).fit.pose),
+            std::slice::from_ref(&anchor_fp),
+        )
+    };
+    // Along the shaft, and beside the anchor touching its end.
+    let touching = (0..200)
+        .map(|k| k as f64 * 0.5)
+        .find(|&x| share_at(x) < 0.2)
+        .unwrap();
+    assert!(share_at(0.0) > 0.6, "{}", share_at(0.0));
+    let mut detections = vec![detection(0, 0.0), detection(1, 0.0), detection(1, touching)];
+    drop_treasures_inside_pieces(&models, &mut detections, &[]);
+    let left: Vec<(usize, f64)> = detections
+        .iter()
+        .map(|d| (d.model, d.fit.pose.center_mm.x))
+        .collect();
+    assert_eq!(left, vec![(0, 0.0), (1, touching)]);
+}
