@@ -97,21 +97,28 @@ fn canon_read_as_shadow() -> (Region, Model) {
     (region, model)
 }
 
-/// A region 140 mm square at 1 mm/px of bare table, the orange ship seen straight down
-/// at `ship`, a gold bar on its deck at `gold` (each pixel showing its piece's colour),
-/// and the two models.
-fn ship_with_a_load(ship: Pose2, gold: Pose2) -> (Region, Model, Model) {
+/// The default catalog's models of the pieces `picks` choose, in order, their colours in one
+/// palette.
+fn catalog_models<const N: usize>(picks: [&dyn Fn(&CatalogEntry) -> bool; N]) -> [Model; N] {
     use crate::table::Catalog;
     use crate::vision::colour::{Palette, entry_colours};
     let catalog = Catalog::default_catalog();
     let mut palette = Palette::default();
-    let mut model_of = |pick: &dyn Fn(&CatalogEntry) -> bool| {
+    picks.map(|pick| {
         let (i, entry) = catalog.pieces.iter().enumerate().find(|(_, e)| pick(e)).unwrap();
         let colours = entry_colours(&mut palette, entry, None);
         Model::new(i, entry, colours.primary, colours.secondary, false)
-    };
-    let ship_model = model_of(&|e| e.piece == PieceKind::Ship && e.color == Some(PlayerColor::Orange));
-    let gold_model = model_of(&|e| e.treasure == Some(TreasureType::Gold));
+    })
+}
+
+/// A region 140 mm square at 1 mm/px of bare table, the orange ship seen straight down
+/// at `ship`, a gold bar on its deck at `gold` (each pixel showing its piece's colour),
+/// and the two models.
+fn ship_with_a_load(ship: Pose2, gold: Pose2) -> (Region, Model, Model) {
+    let [ship_model, gold_model] = catalog_models([
+        &|e| e.piece == PieceKind::Ship && e.color == Some(PlayerColor::Orange),
+        &|e| e.treasure == Some(TreasureType::Gold),
+    ]);
     let mut region = bare_table(140, 120.0, 390.0);
     let view = Viewpoint::orthographic();
     for (model, pose) in [(&ship_model, ship), (&gold_model, gold)] {
@@ -1034,17 +1041,10 @@ fn other_colours_beside_the_table_count_neither_way_for_a_dark_piece_only() {
 
 #[test]
 fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
-    use crate::table::Catalog;
-    use crate::vision::colour::{Palette, entry_colours};
-    let catalog = Catalog::default_catalog();
-    let mut palette = Palette::default();
-    let mut model_of = |pick: &dyn Fn(&CatalogEntry) -> bool| {
-        let (i, entry) = catalog.pieces.iter().enumerate().find(|(_, e)| pick(e)).unwrap();
-        let colours = entry_colours(&mut palette, entry, None);
-        Model::new(i, entry, colours.primary, colours.secondary, false)
-    };
-    let anchor = model_of(&|e| e.piece == PieceKind::Anchor && e.color == Some(PlayerColor::Green));
-    let gold = model_of(&|e| e.treasure == Some(TreasureType::Gold));
+    let [anchor, gold] = catalog_models([
+        &|e| e.piece == PieceKind::Anchor && e.color == Some(PlayerColor::Green),
+        &|e| e.treasure == Some(TreasureType::Gold),
+    ]);
     let anchor_at = Pose2 {
         center_mm: PointMm::new(0.0, 0.0),
         angle_rad: 0.0,
