@@ -130,10 +130,11 @@ pub(super) fn drop_treasures_inside_pieces(
     }
     detections.retain(|d| {
         let m = &models[d.model];
+        if m.kind != PieceKind::Treasure {
+            return true;
+        }
         let fp = m.footprint(&d.fit.pose);
-        m.kind != PieceKind::Treasure
-            || (share_on(&fp, &solid) <= MAX_SHARE_INSIDE_PIECE
-                && share_on(&fp, &anchors) <= MAX_SHARE_INSIDE_ANCHOR)
+        share_on(&fp, &solid) <= MAX_SHARE_INSIDE_PIECE && share_on(&fp, &anchors) <= MAX_SHARE_INSIDE_ANCHOR
     });
 }
 
