@@ -1873,3 +1873,20 @@ fn a_gold_bar_read_along_an_anchors_shaft_is_no_treasure() {
     let r = &summary.rulings;
     assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
 }
+
+/// Scene 504 of `octoref bench --seed 501` (tilt 3.6 degrees), frames 2 and 3: the octopus's
+/// white eye with its dark pupil, leaning past the head's outline, was read as a captain
+/// standing 0.44 inside the head's footprint. Counted among the box's four captains it left a
+/// real one unread, and orange's closest treasure was a gem 35 mm further than that captain. A
+/// treasure standing more than 0.3 inside the head is dropped.
+const CAPTAIN_ON_EYE_FIRST: u64 = 501;
+const CAPTAIN_ON_EYE_SEED: u64 = 504;
+const CAPTAIN_ON_EYE_FRAMES: usize = 3;
+
+#[test]
+fn a_captain_read_on_the_octopuss_eye_leaves_the_real_one_counted() {
+    let summary = scene_of_a_bench_from(CAPTAIN_ON_EYE_FIRST, CAPTAIN_ON_EYE_SEED, CAPTAIN_ON_EYE_FRAMES);
+    assert_found_exactly(&summary, &["treasure/captain"]);
+    let r = &summary.rulings;
+    assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
+}

@@ -1086,3 +1086,49 @@ fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
         .collect();
     assert_eq!(left, vec![(0, 0.0), (1, touching)]);
 }
+
+#[test]
+fn a_captain_read_on_the_heads_eye_is_dropped_and_one_touching_the_head_stays() {
+    let [head, captain] = catalog_models([&|e| e.piece == PieceKind::OctopusHead, &|e| {
+        e.treasure == Some(TreasureType::Captain)
+    }]);
+    let at = |x: f64, y: f64| Pose2 {
+        center_mm: PointMm::new(x, y),
+        angle_rad: 0.0,
+        base_mm: 0.0,
+    };
+    let head_fp = head.footprint(&at(0.0, 0.0));
+    let models = [head, captain];
+    let detection = |model: usize, pose: Pose2| Detection {
+        model,
+        fit: Fit {
+            pose,
+            ..fit(100.0, 100.0)
+        },
+        top: None,
+        runner_up: None,
+        on_shadows: false,
+        also_explains: ColourSet(0),
+    };
+    let share_at = |x: f64| share_on(&models[1].footprint(&at(x, 0.0)), std::slice::from_ref(&head_fp));
+    // Scene 504's: its centre 0.5 mm outside the head's outline (radius 40 mm); and one
+    // touching the head with the two fits 2.6 mm into each other.
+    let (on_eye, touching) = (40.5, 46.4);
+    assert!(
+        share_at(on_eye) > 0.4 && share_at(on_eye) < 0.5,
+        "{}",
+        share_at(on_eye)
+    );
+    assert!(share_at(touching) > 0.05, "{}", share_at(touching));
+    let mut detections = vec![
+        detection(0, at(0.0, 0.0)),
+        detection(1, at(on_eye, 0.0)),
+        detection(1, at(touching, 0.0)),
+    ];
+    drop_treasures_inside_pieces(&models, &mut detections, &[]);
+    let left: Vec<(usize, f64)> = detections
+        .iter()
+        .map(|d| (d.model, d.fit.pose.center_mm.x))
+        .collect();
+    assert_eq!(left, vec![(0, 0.0), (1, touching)]);
+}
