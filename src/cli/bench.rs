@@ -203,6 +203,13 @@ pub fn table(r: &BenchReport) -> String {
         "  {:<36} {:>8.2}  (slowest frame {:.2})",
         "analysis", sp.analysis_ms, sp.max_analysis_ms
     );
+    for (name, v) in [
+        ("before the regions (wall clock)", st.before_regions_ms),
+        ("the regions (wall clock)", st.regions_ms),
+        ("after the regions (wall clock)", st.after_regions_ms),
+    ] {
+        let _ = writeln!(s, "    {name:<34} {v:>8.2}");
+    }
     let _ = writeln!(
         s,
         "  {:<36} {:>8.2}",

@@ -95,6 +95,12 @@ const SETTLED_ANCHOR_QUALITY: f64 = 0.72;
 /// Milliseconds spent per stage on one frame. Stages run on several threads at once (blobs,
 /// classify and counter: see the module's documentation) count each thread's time, so they may
 /// add up to more than the frame took; `analysis_ms` is the time the frame took, start to end.
+///
+/// The three `*_regions_ms` split `analysis_ms` on the wall clock where the frame's changed
+/// regions are looked at on all its threads: what runs before (rectifying, the coarse pass,
+/// finding the regions, with the counter read beside them on a second thread) and after (the
+/// box's counts, a second look at regions that held too many of a piece, settling the ships,
+/// the reports) mostly keeps one thread busy, and bounds what more threads can gain.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct StageTimes {
     pub rectify_ms: f64,
@@ -106,6 +112,12 @@ pub struct StageTimes {
     pub referee_ms: f64,
     /// Wall-clock time of [`Analyzer::analyze`] (every stage but the referee's).
     pub analysis_ms: f64,
+    /// Wall clock, from the analysis's start until the regions are looked at.
+    pub before_regions_ms: f64,
+    /// Wall clock, while the regions (and the counter, unless read before) are looked at.
+    pub regions_ms: f64,
+    /// Wall clock, from then to the analysis's end.
+    pub after_regions_ms: f64,
 }
 
 impl StageTimes {
@@ -135,6 +147,9 @@ impl StageTimes {
         self.counter_ms += o.counter_ms;
         self.referee_ms += o.referee_ms;
         self.analysis_ms += o.analysis_ms;
+        self.before_regions_ms += o.before_regions_ms;
+        self.regions_ms += o.regions_ms;
+        self.after_regions_ms += o.after_regions_ms;
     }
 
     pub fn scaled(&self, k: f64) -> StageTimes {
@@ -147,6 +162,9 @@ impl StageTimes {
             counter_ms: self.counter_ms * k,
             referee_ms: self.referee_ms * k,
             analysis_ms: self.analysis_ms * k,
+            before_regions_ms: self.before_regions_ms * k,
+            regions_ms: self.regions_ms * k,
+            after_regions_ms: self.after_regions_ms * k,
         }
     }
 }
@@ -482,6 +500,7 @@ impl Analyzer {
             None => self.counter.as_ref().map_or(0, |b| b.rect().area()),
         };
         order.sort_by_key(|&i| std::cmp::Reverse(task_area(i)));
+        times.before_regions_ms = ms(started);
         let looked = run_tasks(
             n_regions + 1,
             &order,
@@ -509,6 +528,7 @@ impl Analyzer {
                 }
             },
         )?;
+        times.regions_ms = ms(started) - times.before_regions_ms;
         let mut looks = Vec::with_capacity(n_regions);
         let mut counter_reading = None;
         if let Some((reading, took)) = early_counter {
@@ -683,6 +703,7 @@ impl Analyzer {
         }
         times.footprint_ms += ms(t);
         times.analysis_ms = ms(started);
+        times.after_regions_ms = times.analysis_ms - times.before_regions_ms - times.regions_ms;
         Ok(FrameAnalysis {
             pieces,
             counter,
@@ -1329,6 +1350,12 @@ mod tests {
         // The frame's time is its wall-clock time; the stages count each thread's.
         assert!(three.times.analysis_ms > 0.0);
         assert!(three.times.total_ms() >= three.times.analysis_ms);
+        // ...and splits on the wall clock at the regions, which take time on any number.
+        for t in [&one.times, &three.times] {
+            let phases = [t.before_regions_ms, t.regions_ms, t.after_regions_ms];
+            assert!(phases.iter().all(|&p| p >= 0.0) && t.regions_ms > 0.0, "{t:?}");
+            assert!((phases.iter().sum::<f64>() - t.analysis_ms).abs() < 1e-6, "{t:?}");
+        }
     }
 
     #[test]
