@@ -3,7 +3,7 @@
 //! Renders the bench's first SCENES scenes (default 8, three frames each) once, then analyses
 //! every frame REPEATS times (default 5) on THREADS threads (default 1), and prints the mean over
 //! frames of each frame's fastest analysis (wall clock) and of each stage's fastest time (thread
-//! time). One thread and the fastest of several passes keep the figure steady on a shared
+//! time; the last three, where the frame's regions are looked at, on the wall clock). One thread and the fastest of several passes keep the figure steady on a shared
 //! machine; two threads show what the frame waits for (the parts that run on one thread); `octoref bench` gives the figures the bar is on.
 #![allow(clippy::print_stdout)] // a developer's tool: its output is the point
 
@@ -40,7 +40,7 @@ fn main() -> anyhow::Result<()> {
     }
     // Per frame, its fastest analysis and each stage's fastest time over the passes.
     let frames: usize = work.iter().map(|w| w.1.len()).sum();
-    let mut fastest = vec![(f64::INFINITY, [f64::INFINITY; 6]); frames];
+    let mut fastest = vec![(f64::INFINITY, [f64::INFINITY; 9]); frames];
     for _ in 0..repeats {
         let mut k = 0;
         for (analyzer, frames) in &work {
@@ -56,6 +56,9 @@ fn main() -> anyhow::Result<()> {
                     t.classify_ms,
                     t.footprint_ms,
                     t.counter_ms,
+                    t.before_regions_ms,
+                    t.regions_ms,
+                    t.after_regions_ms,
                 ];
                 let slot = &mut fastest[k];
                 slot.0 = slot.0.min(took);
@@ -79,12 +82,15 @@ fn main() -> anyhow::Result<()> {
         "classify",
         "footprint",
         "counter",
+        "before the regions (wall clock)",
+        "the regions (wall clock)",
+        "after the regions (wall clock)",
     ]
     .iter()
     .enumerate()
     {
         let v: f64 = fastest.iter().map(|f| f.1[i]).sum();
-        println!("  {name:<12} {:8.2} ms", v / n);
+        println!("  {name:<32} {:8.2} ms", v / n);
     }
     Ok(())
 }

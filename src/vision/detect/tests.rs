@@ -1039,25 +1039,15 @@ fn other_colours_beside_the_table_count_neither_way_for_a_dark_piece_only() {
     assert_eq!(map.weight(edge.0, edge.1), 0.0);
 }
 
-#[test]
-fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
-    let [anchor, gold] = catalog_models([
-        &|e| e.piece == PieceKind::Anchor && e.color == Some(PlayerColor::Green),
-        &|e| e.treasure == Some(TreasureType::Gold),
-    ]);
-    let anchor_at = Pose2 {
-        center_mm: PointMm::new(0.0, 0.0),
-        angle_rad: 0.0,
-        base_mm: 0.0,
-    };
-    let anchor_fp = anchor.footprint(&anchor_at);
-    let models = [anchor, gold];
-    let detection = |model: usize, x: f64| Detection {
+/// A detection of `models[model]` with its footprint centred on `(x, 0)`, unturned, on the table.
+fn placed_at_x(model: usize, x: f64) -> Detection {
+    Detection {
         model,
         fit: Fit {
             pose: Pose2 {
                 center_mm: PointMm::new(x, 0.0),
-                ..anchor_at
+                angle_rad: 0.0,
+                base_mm: 0.0,
             },
             ..fit(100.0, 100.0)
         },
@@ -1065,10 +1055,29 @@ fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
         runner_up: None,
         on_shadows: false,
         also_explains: ColourSet(0),
-    };
+    }
+}
+
+/// What [`drop_treasures_inside_pieces`] leaves of `detections`: each one's model and centre x.
+fn left_by_drop(models: &[Model], mut detections: Vec<Detection>) -> Vec<(usize, f64)> {
+    drop_treasures_inside_pieces(models, &mut detections, &[]);
+    detections
+        .iter()
+        .map(|d| (d.model, d.fit.pose.center_mm.x))
+        .collect()
+}
+
+#[test]
+fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
+    let [anchor, gold] = catalog_models([
+        &|e| e.piece == PieceKind::Anchor && e.color == Some(PlayerColor::Green),
+        &|e| e.treasure == Some(TreasureType::Gold),
+    ]);
+    let anchor_fp = anchor.footprint(&placed_at_x(0, 0.0).fit.pose);
+    let models = [anchor, gold];
     let share_at = |x: f64| {
         share_on(
-            &models[1].footprint(&detection(1, x).fit.pose),
+            &models[1].footprint(&placed_at_x(1, x).fit.pose),
             std::slice::from_ref(&anchor_fp),
         )
     };
@@ -1078,13 +1087,8 @@ fn a_treasure_mostly_inside_an_anchor_is_dropped_and_one_touching_it_stays() {
         .find(|&x| share_at(x) < 0.2)
         .unwrap();
     assert!(share_at(0.0) > 0.6, "{}", share_at(0.0));
-    let mut detections = vec![detection(0, 0.0), detection(1, 0.0), detection(1, touching)];
-    drop_treasures_inside_pieces(&models, &mut detections, &[]);
-    let left: Vec<(usize, f64)> = detections
-        .iter()
-        .map(|d| (d.model, d.fit.pose.center_mm.x))
-        .collect();
-    assert_eq!(left, vec![(0, 0.0), (1, touching)]);
+    let detections = vec![placed_at_x(0, 0.0), placed_at_x(1, 0.0), placed_at_x(1, touching)];
+    assert_eq!(left_by_drop(&models, detections), vec![(0, 0.0), (1, touching)]);
 }
 
 #[test]
@@ -1092,25 +1096,14 @@ fn a_captain_read_on_the_heads_eye_is_dropped_and_one_touching_the_head_stays() 
     let [head, captain] = catalog_models([&|e| e.piece == PieceKind::OctopusHead, &|e| {
         e.treasure == Some(TreasureType::Captain)
     }]);
-    let at = |x: f64, y: f64| Pose2 {
-        center_mm: PointMm::new(x, y),
-        angle_rad: 0.0,
-        base_mm: 0.0,
-    };
-    let head_fp = head.footprint(&at(0.0, 0.0));
+    let head_fp = head.footprint(&placed_at_x(0, 0.0).fit.pose);
     let models = [head, captain];
-    let detection = |model: usize, pose: Pose2| Detection {
-        model,
-        fit: Fit {
-            pose,
-            ..fit(100.0, 100.0)
-        },
-        top: None,
-        runner_up: None,
-        on_shadows: false,
-        also_explains: ColourSet(0),
+    let share_at = |x: f64| {
+        share_on(
+            &models[1].footprint(&placed_at_x(1, x).fit.pose),
+            std::slice::from_ref(&head_fp),
+        )
     };
-    let share_at = |x: f64| share_on(&models[1].footprint(&at(x, 0.0)), std::slice::from_ref(&head_fp));
     // Scene 504's: its centre 0.5 mm outside the head's outline (radius 40 mm); and one
     // touching the head with the two fits 2.6 mm into each other.
     let (on_eye, touching) = (40.5, 46.4);
@@ -1120,15 +1113,10 @@ fn a_captain_read_on_the_heads_eye_is_dropped_and_one_touching_the_head_stays() 
         share_at(on_eye)
     );
     assert!(share_at(touching) > 0.05, "{}", share_at(touching));
-    let mut detections = vec![
-        detection(0, at(0.0, 0.0)),
-        detection(1, at(on_eye, 0.0)),
-        detection(1, at(touching, 0.0)),
+    let detections = vec![
+        placed_at_x(0, 0.0),
+        placed_at_x(1, on_eye),
+        placed_at_x(1, touching),
     ];
-    drop_treasures_inside_pieces(&models, &mut detections, &[]);
-    let left: Vec<(usize, f64)> = detections
-        .iter()
-        .map(|d| (d.model, d.fit.pose.center_mm.x))
-        .collect();
-    assert_eq!(left, vec![(0, 0.0), (1, touching)]);
+    assert_eq!(left_by_drop(&models, detections), vec![(0, 0.0), (1, touching)]);
 }
