@@ -559,7 +559,8 @@ impl Detector {
         if a.kind != PieceKind::Treasure || a.seen_by_top {
             return unchanged;
         }
-        let mut taken: Option<(usize, f64)> = None;
+        // The rival taken so far: its index, its gain in the colours of both, and those colours.
+        let mut taken: Option<(usize, f64, ColourSet)> = None;
         for (k, (mi, fit, _)) in contest.iter().enumerate() {
             let b = &models[*mi];
             if k == chosen
@@ -580,15 +581,12 @@ impl Detector {
             let gain_b = wb.gain + weighed[k] - fit.gain;
             if wb.quality() >= LOOK_ALIKE_TAKEN_QUALITY
                 && gain_b > gain_a
-                && taken.is_none_or(|(_, g)| gain_b > g)
+                && taken.is_none_or(|(_, g, _)| gain_b > g)
             {
-                taken = Some((k, gain_b));
+                taken = Some((k, gain_b, both));
             }
         }
-        taken.map_or(unchanged, |(k, _)| {
-            let b = contest.get(k).map_or(0, |c| models[c.0].colours.0);
-            (k, ColourSet(a.colours.0 | b))
-        })
+        taken.map_or(unchanged, |(k, _, both)| (k, both))
     }
 
     /// `fit` of `model` scored again where its pixels show any of `colours`, as its own.
