@@ -1890,3 +1890,23 @@ fn a_captain_read_on_the_octopuss_eye_leaves_the_real_one_counted() {
     let r = &summary.rulings;
     assert_eq!(r.closest_right, r.closest_checked, "{r:?}");
 }
+
+/// `octoref bench --seed 401`, scene 408 (tilt 8.4 degrees): the Octo-Canon beside a pink
+/// tentacle, the ink die elsewhere. The die's model, its pink faces on the tentacle, outscored
+/// the canon's own on the canon; with one die in the box the real die, scoring less, was dropped
+/// (frame 2: canon and die both missed, an extra die). By their black alone the die's and the
+/// canon's models fit the canon alike, and the real die, its pink face up, fits no canon: the
+/// canon is the canon.
+const CANON_BY_A_PINK_TENTACLE_FIRST: u64 = 401;
+const CANON_BY_A_PINK_TENTACLE_SEED: u64 = 408;
+const CANON_BY_A_PINK_TENTACLE_FRAMES: usize = 3;
+
+#[test]
+fn a_canon_beside_a_pink_tentacle_is_not_taken_for_the_die() {
+    let summary = scene_of_a_bench_from(
+        CANON_BY_A_PINK_TENTACLE_FIRST,
+        CANON_BY_A_PINK_TENTACLE_SEED,
+        CANON_BY_A_PINK_TENTACLE_FRAMES,
+    );
+    assert_found_exactly(&summary, &["octo_canon", "ink_die"]);
+}

@@ -604,9 +604,8 @@ impl Analyzer {
                 seen,
             )
         };
-        let refit = |found: &[Found], k: usize, model: usize| refit_seen(found, k, model, SeenBy::AllColours);
         self.drop_stacked(&mut found);
-        let dropped = within_counts(&mut found, &self.models, refit);
+        let dropped = within_counts(&mut found, &self.models, refit_seen);
         self.read_die_tops(&mut found, &regions);
         let mut again: Vec<usize> = dropped.iter().map(|f| f.region).collect();
         again.sort_unstable();
@@ -667,7 +666,7 @@ impl Analyzer {
             }));
         }
         self.drop_stacked(&mut found);
-        within_counts(&mut found, &self.models, refit);
+        within_counts(&mut found, &self.models, refit_seen);
         swap_look_alikes(&mut found, &self.models, refit_seen);
         self.read_die_tops(&mut found, &regions);
         self.settle_ships(&mut found, &regions);
