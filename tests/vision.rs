@@ -1910,3 +1910,35 @@ fn a_canon_beside_a_pink_tentacle_is_not_taken_for_the_die() {
     );
     assert_found_exactly(&summary, &["octo_canon", "ink_die"]);
 }
+
+/// `octoref bench --seed 301`, scene 303 (tilt 2.4 degrees), first frame: two brown chests on
+/// warm wood whose lit tops and lit sides read as the table, their shaded sides and contact
+/// shadow as shadow on two or three sides only. The ring of shadow was open, so no rim
+/// (`vision::rims`), and both were missed.
+const OPEN_RIM_FIRST: u64 = 301;
+const OPEN_RIM_SEED: u64 = 303;
+const OPEN_RIM_FRAMES: usize = 1;
+
+#[test]
+fn chests_whose_shaded_sides_show_on_three_sides_only_are_found() {
+    let summary = scene_of_a_bench_from(OPEN_RIM_FIRST, OPEN_RIM_SEED, OPEN_RIM_FRAMES);
+    assert_found_exactly(&summary, &["treasure/chest"]);
+}
+
+/// `octoref bench --seed 401`, scene 416 (tilt 18.1 degrees), first frame: a chest on orange
+/// wood shows only an open rim of shadow round its lit top. Read as a box, its top's pixels show
+/// the table's orange, and an orange anchor fitted there took the place of the real one, faint
+/// on that wood: a rim's pixels read as the pieces a rim may be.
+const RIM_ON_ORANGE_WOOD_FIRST: u64 = 401;
+const RIM_ON_ORANGE_WOOD_SEED: u64 = 416;
+const RIM_ON_ORANGE_WOOD_FRAMES: usize = 1;
+
+#[test]
+fn a_chest_read_by_its_rim_on_orange_wood_is_no_orange_anchor() {
+    let summary = scene_of_a_bench_from(
+        RIM_ON_ORANGE_WOOD_FIRST,
+        RIM_ON_ORANGE_WOOD_SEED,
+        RIM_ON_ORANGE_WOOD_FRAMES,
+    );
+    assert_found_exactly(&summary, &["treasure/chest", "anchor"]);
+}

@@ -256,6 +256,7 @@ pub fn fit_crab(
         top_colours: ColourSet(0),
         faint_pieces: false,
         rims: false,
+        rim_colours: ColourSet(0),
     };
     let region = region::fine_region(frame, band.rect, &[], balance, &band_inputs)?;
     let mut detector = Detector::default();

@@ -711,6 +711,11 @@ pub struct FineInputs<'a> {
     pub faint_pieces: bool,
     /// As [`CoarseInputs::rims`].
     pub rims: bool,
+    /// The main colours of the pieces a rim may be ([`super::detect::Model::shaded_like_table`]):
+    /// a rim's pixels read as those of these they are nearest, or as all of them. Its lit top
+    /// shows the table's colour, which on orange wood is an orange piece's, and an orange
+    /// anchor would otherwise take the box.
+    pub rim_colours: ColourSet,
     /// The top colours of the pieces placed by their tops ([`super::detect::Model::seen_by_top`]):
     /// shadow pixels are given the palette's reading, and patches of them that read best as
     /// these colours alone are pieces ([`relabel_top_patches`]).
@@ -929,8 +934,18 @@ pub fn fine_region(
         }
         None => Vec::new(),
     };
-    for p in warm.into_iter().chain(faint).chain(rims).chain(casterless) {
+    for p in warm.into_iter().chain(faint).chain(casterless) {
         colours[p] = colours_of(bgr[p], ref_sum[p]);
+    }
+    let rim = input.rim_colours.0;
+    for p in rims {
+        let read = colours_of(bgr[p], ref_sum[p]);
+        let within = |bits: u32, or: u32| if bits & rim != 0 { bits & rim } else { or };
+        let compatible = within(read.compatible, rim);
+        colours[p] = PixelColours {
+            best: within(read.best, compatible),
+            compatible,
+        };
     }
     relabel_top_patches(
         &mut labels,

@@ -876,6 +876,12 @@ impl Analyzer {
                 .iter()
                 .any(|m| m.in_play && (m.paler_table || m.table_like || m.table_hue)),
             rims: self.rims(),
+            rim_colours: ColourSet(
+                self.models
+                    .iter()
+                    .filter(|m| m.in_play && m.shaded_like_table)
+                    .fold(0, |bits, m| bits | m.primary.0),
+            ),
         }
     }
 
