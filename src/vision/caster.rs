@@ -41,6 +41,11 @@ const WALK_TURNS_RAD: [f64; 5] = [-0.5, -0.25, 0.0, 0.25, 0.5];
 /// Piece patches smaller than this (mm^2) are not casters: a dark piece's own rim, darker than
 /// any shadow in its contact shadow, is labelled piece in flecks.
 const CASTER_MIN_MM2: f64 = 40.0;
+/// Piece patches up to this size (mm^2) with shadow round at least [`SMALL_CASTER_SHADOW_SHARE`]
+/// of their border are no casters: a brown chest's lit face, read as a piece, inside its own
+/// shaded top and sides.
+const SMALL_CASTER_MAX_MM2: f64 = 100.0;
+const SMALL_CASTER_SHADOW_SHARE: f64 = 0.75;
 /// An unexplained patch is a piece when it has at least this much core (mm^2): pixels with no
 /// bare table within [`CORE_RADIUS_MM`] (a square of that half-width). The Octo-Canon (24 mm
 /// across) and the ink die (18 mm) have some; contact shadows on a piece's light side,
@@ -199,7 +204,8 @@ fn relabel_casterless_shadows_by(
     if !is_image(labels, width, mm_per_px) {
         return Vec::new();
     }
-    let walker = Walker::new(labels, width, fall, mm_per_px, walk);
+    let boxes = enclosed == EnclosedTable::Patch;
+    let walker = Walker::new(labels, width, fall, mm_per_px, boxes, walk);
     let height = walker.height;
     let walks = &walker.walks;
     let reach = walker.reach;
@@ -301,7 +307,7 @@ pub fn cast_shadows(
     if !is_image(labels, width, mm_per_px) {
         return vec![false; pixels.len()];
     }
-    let walker = Walker::new(labels, width, fall, mm_per_px, Walk::new);
+    let walker = Walker::new(labels, width, fall, mm_per_px, true, Walk::new);
     pixels
         .iter()
         .map(|&p| labels.get(p) == Some(&Label::Shadow) && walker.first_end(p) != WalkEnd::Nothing)
@@ -329,10 +335,21 @@ impl<'a> Walker<'a> {
         width: usize,
         fall: ShadowFall,
         mm_per_px: f64,
+        boxes: bool,
         walk: impl Fn([f64; 2], usize) -> Walk,
     ) -> Self {
         let height = labels.len() / width;
-        let casters = large_piece_ids(labels, width, height, CASTER_MIN_MM2 / (mm_per_px * mm_per_px));
+        let casters = large_piece_ids(
+            labels,
+            width,
+            height,
+            CASTER_MIN_MM2 / (mm_per_px * mm_per_px),
+            if boxes {
+                SMALL_CASTER_MAX_MM2 / (mm_per_px * mm_per_px)
+            } else {
+                0.0
+            },
+        );
         let reach = (SHADOW_REACH_MM / mm_per_px).ceil() as usize;
         let gap = (CASTER_GAP_MM / mm_per_px).round() as usize;
         let walks = WALK_TURNS_RAD
@@ -591,11 +608,37 @@ impl Walk {
 
 /// Per pixel: the id (from 1) of the 8-connected piece patch of at least `min_px` pixels it
 /// lies in, 0 for none.
-fn large_piece_ids(labels: &[Label], width: usize, height: usize, min_px: f64) -> Vec<u32> {
+fn large_piece_ids(
+    labels: &[Label],
+    width: usize,
+    height: usize,
+    min_px: f64,
+    enclosed_max_px: f64,
+) -> Vec<u32> {
     let mut ids = vec![0u32; labels.len()];
     let mut next = 0u32;
+    let in_shadow = |patch: &[usize]| {
+        let mut border: Vec<usize> = patch
+            .iter()
+            .flat_map(|&p| {
+                let (x, y) = (p % width, p / width);
+                [
+                    (x > 0).then(|| p - 1),
+                    (x + 1 < width).then(|| p + 1),
+                    (y > 0).then(|| p - width),
+                    (y + 1 < height).then(|| p + width),
+                ]
+            })
+            .flatten()
+            .filter(|&q| labels[q] != Label::Piece)
+            .collect();
+        border.sort_unstable();
+        border.dedup();
+        let shadow = border.iter().filter(|&&q| labels[q] == Label::Shadow).count();
+        shadow as f64 >= SMALL_CASTER_SHADOW_SHARE * border.len() as f64
+    };
     for patch in patches(width, height, |p| labels[p] == Label::Piece) {
-        if patch.len() as f64 >= min_px {
+        if patch.len() as f64 >= min_px && !(patch.len() as f64 <= enclosed_max_px && in_shadow(&patch)) {
             next += 1;
             for p in patch {
                 ids[p] = next;
@@ -1059,6 +1102,33 @@ mod tests {
         assert_eq!(cup_shadow_off(0), 0);
         assert_eq!(cup_shadow_off(3), 0);
         assert_eq!(cup_shadow_off(12), 30 * 25);
+    }
+
+    #[test]
+    fn a_boxs_lit_face_inside_its_shaded_top_casts_nothing_where_boxes_may_pass_for_table() {
+        // A 22 x 16 mm box reading as shadow, light from -x; its face towards the light, lit,
+        // reads as a piece 4 x 14 mm just inside its edge, shadow all round it.
+        let (w, h) = (60, 50);
+        let fall = ShadowFall { dir: [1.0, 0.0] };
+        let in_box = |x: usize, y: usize| (15..37).contains(&x) && (15..31).contains(&y);
+        let boxed = |face: &dyn Fn(usize, usize) -> bool| image(w, h, in_box, face);
+        let face = |x: usize, y: usize| (16..20).contains(&x) && (16..30).contains(&y);
+        let relabel = |labels: &mut Vec<Label>, enclosed| {
+            relabel_casterless_shadows(labels, w, fall, 1.0, ShadowLengths::Any, enclosed)
+        };
+        // Where no box may pass for the table, the face casts the shadow behind it.
+        let mut bare = boxed(&face);
+        assert!(relabel(&mut bare, EnclosedTable::Bare).len() < 30);
+        // Where one may, the face is the box's own: its top is a piece.
+        let mut boxes = boxed(&face);
+        let changed = relabel(&mut boxes, EnclosedTable::Patch);
+        assert!(changed.contains(&(22 * w + 30)), "{changed:?}");
+        // A piece that large (12 x 14 mm), or one of that size with table on its light side,
+        // casts the shadow behind it.
+        let large = |x: usize, y: usize| (16..28).contains(&x) && (16..30).contains(&y);
+        assert!(!relabel(&mut boxed(&large), EnclosedTable::Patch).contains(&(22 * w + 30)));
+        let outside = |x: usize, y: usize| (12..16).contains(&x) && (16..30).contains(&y);
+        assert!(!relabel(&mut boxed(&outside), EnclosedTable::Patch).contains(&(22 * w + 30)));
     }
 
     #[test]
