@@ -14,7 +14,7 @@
 //! ([`shadow_fall`]): the side of pieces their shadows lie on more often than the other side.
 
 use super::labels::Label;
-use super::rims::{Enclosure, grown_box};
+use super::rims::{Enclosure, grown_box, neighbours4};
 use std::collections::HashMap;
 
 /// Directions tried for the fall of shadows (evenly spread over the circle).
@@ -620,15 +620,7 @@ fn large_piece_ids(
     let in_shadow = |patch: &[usize]| {
         let mut border: Vec<usize> = patch
             .iter()
-            .flat_map(|&p| {
-                let (x, y) = (p % width, p / width);
-                [
-                    (x > 0).then(|| p - 1),
-                    (x + 1 < width).then(|| p + 1),
-                    (y > 0).then(|| p - width),
-                    (y + 1 < height).then(|| p + width),
-                ]
-            })
+            .flat_map(|&p| neighbours4(p, width, height))
             .flatten()
             .filter(|&q| labels[q] != Label::Piece)
             .collect();

@@ -338,7 +338,7 @@ fn ring_of(hole: &[usize], labels: &[Label], width: usize, height: usize) -> Vec
 }
 
 /// The 4 neighbours of `p` inside the image.
-fn neighbours4(p: usize, width: usize, height: usize) -> [Option<usize>; 4] {
+pub(crate) fn neighbours4(p: usize, width: usize, height: usize) -> [Option<usize>; 4] {
     let (x, y) = (p % width, p / width);
     [
         (x > 0).then(|| p - 1),
